@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Boot the kernel in check mode and judge the run: KUnit (parsed with the
+# kernel's tools/testing/kunit/kunit.py), ftracetest (its own result lines
+# and summary) and the console (panics, BUGs, WARNINGs, lockdep...).
+# Non-passes are failures unless tests/known-nonpass.txt explains them.
+# Ends with the line "N passed, N failed, N skipped".
+. "$(dirname "$0")/lib.sh"
+
+known=$ROOT/tests/known-nonpass.txt
+"$ROOT/scripts/boot.sh" check && boot_rc=0 || boot_rc=$?
+console=$RUNDIR/console.log output=$RUNDIR/output.log
+results=$RUNDIR/results.txt	# suite|test|RESULT, one line per test
+: > "$results"
+
+# KUnit: built-in suites ran at boot and printed KTAP on the console.
+python3 "$SRC/tools/testing/kunit/kunit.py" parse --json="$RUNDIR/kunit.json" \
+	< "$console" > "$RUNDIR/kunit.txt" 2>&1 || true
+if [ -s "$RUNDIR/kunit.json" ]; then
+	jq -r '.sub_groups[] | .name as $s | [.. | .test_cases? // empty | .[]] |
+		.[] | "kunit:\($s)|\(.name)|\(.status)"' "$RUNDIR/kunit.json" >> "$results"
+fi
+
+# ftracetest: "[N] description<TAB>[RESULT]"
+tr -d '\r' < "$output" | sed -n 's/^\[[0-9]*\]\( (instance) \)\{0,1\} *\(.*\)\t\[\([A-Z]*\)\]$/ftracetest\1|\2|\3/p' |
+	sed 's/^ftracetest (instance) |/ftracetest-instance|/' >> "$results"
+ft_total=$(grep -c '^ftracetest' "$results" || true)
+# Cases that wedge the guest were not run; they count as explained skips.
+grep '^ftracetest|[^|]*|HANG|' "$known" | cut -d'|' -f1-3 >> "$results" || true
+ft_summary=$(tr -d '\r' < "$output" | sed -n 's/^# of [a-z()]*: *\([0-9]*\)$/\1/p; s/^# of undefined(test bug): *\([0-9]*\)$/\1/p' |
+	awk '{s += $1} END {print s + 0}')
+
+# Judge every result.
+passed=0 failed=0 skipped=0 stale=
+declare -A row_p row_f row_s
+order=
+while IFS='|' read -r suite test result; do
+	case " $order " in *" $suite "*) ;; *) order="$order $suite" ;; esac
+	entry=$(grep -F "$suite|$test|" "$known" 2>/dev/null | grep -v '^#' | head -n 1 || true)
+	if [ "$result" = PASS ]; then
+		passed=$((passed + 1)); row_p[$suite]=$(( ${row_p[$suite]:-0} + 1 ))
+		[ -z "$entry" ] || stale="$stale\n  $suite: $test (listed as ${entry#*|*|}; it passes now: remove the entry)"
+	elif [ -n "$entry" ] && [ "$(echo "$entry" | cut -d'|' -f3)" = "$result" ]; then
+		skipped=$((skipped + 1)); row_s[$suite]=$(( ${row_s[$suite]:-0} + 1 ))
+	else
+		failed=$((failed + 1)); row_f[$suite]=$(( ${row_f[$suite]:-0} + 1 ))
+		echo "FAIL: $suite: $test: $result${entry:+ (known-nonpass.txt expects $(echo "$entry" | cut -d'|' -f3))}"
+	fi
+done < "$results"
+
+extra_fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+[ -z "$stale" ] || { printf "stale entries in tests/known-nonpass.txt:$stale\n"; extra_fail "known-nonpass.txt has stale entries"; }
+grep -q '^kunit:' "$results" || extra_fail "no KUnit results on the console (see ${RUNDIR#"$ROOT"/}/kunit.txt)"
+[ "$ft_total" -gt 0 ] || extra_fail "ftracetest produced no results"
+[ "$ft_total" = "$ft_summary" ] || extra_fail "ftracetest printed $ft_total result lines but its summary counts $ft_summary (did it finish?)"
+case $boot_rc in
+0|1) ;;	# ftracetest's own status; judged per test above
+125) extra_fail "the kernel reported problems on the console (printed above)" ;;
+*) extra_fail "the guest run failed (status $boot_rc)" ;;
+esac
+
+echo
+printf '%-40s %6s %6s %7s\n' suite passed failed skipped
+for s in $order; do
+	printf '%-40s %6d %6d %7d\n' "$s" "${row_p[$s]:-0}" "${row_f[$s]:-0}" "${row_s[$s]:-0}"
+done
+echo "(skipped = non-pass explained in tests/known-nonpass.txt; logs in ${RUNDIR#"$ROOT"/}/)"
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

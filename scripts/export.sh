@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Regenerate $SERIES (the patch files and 'series') from the commits on top of
+# 'base' in $SRC. File names and contents are stable: no commit hashes, no
+# version signature.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$SRC/.git" ] || die "no tree at ${SRC#"$ROOT"/}; run 'make tree' first"
+cd "$SRC"
+[ -z "$(git status --porcelain)" ] || die "${SRC#"$ROOT"/} has uncommitted changes; commit them first"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git format-patch -q --no-signature --zero-commit \
+	-o "$tmp" base..HEAD
+rm -f "$SERIES"/*.patch
+{
+	echo "# Applied in this order on top of the base package (bases/$BASE.conf)."
+	for f in "$tmp"/*.patch; do
+		[ -e "$f" ] || continue
+		cp "$f" "$SERIES/"
+		basename "$f"
+	done
+} > "$SERIES/series"
+git rev-parse HEAD > .git/fgraph-applied
+series_stamp > .git/fgraph-stamp
+step "export: $(git rev-list --count base..HEAD) patches written to ${SERIES#"$ROOT"/}/"

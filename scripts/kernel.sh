@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Configure and build the kernel in $OBJ from $SRC: tinyconfig, then our
+# Kconfig fragments merged with the kernel's own merge_config.sh, then
+# olddefconfig; fail if Kconfig dropped any option a fragment asks for.
+. "$(dirname "$0")/lib.sh"
+
+frags="$ROOT/configs/guest.config $ROOT/configs/ftrace.config $ROOT/configs/kunit.config"
+[ -f "$ROOT/configs/$ARCH.config" ] && frags="$frags $ROOT/configs/$ARCH.config"
+for f in ${EXTRA_CONFIGS:-}; do frags="$frags $(realpath "$f")"; done
+
+mkdir -p "$OBJ"
+cd "$SRC"
+step "kernel: configuring $ARCH ($VARIANT) in ${OBJ#"$ROOT"/}"
+cfg=$OBJ/.config
+[ -f "$cfg" ] && cp "$cfg" "$OBJ/.config.prev"
+logged "$OBJ/config.log" "kernel: tinyconfig + fragments" sh -c '
+	make -s -C "$1" O="$2" ARCH="$3" tinyconfig &&
+	ARCH="$3" "$1/scripts/kconfig/merge_config.sh" -m -O "$2" "$2/.config" $4 &&
+	make -s -C "$1" O="$2" ARCH="$3" olddefconfig' sh "$SRC" "$OBJ" "$KARCH" "$frags"
+# Keep the old .config (and its timestamp) when nothing changed, so that an
+# unchanged tree is not reconfigured.
+if [ -f "$OBJ/.config.prev" ] && cmp -s "$cfg" "$OBJ/.config.prev"; then
+	mv "$OBJ/.config.prev" "$cfg"
+fi
+
+# Every option the fragments ask for must have survived olddefconfig.
+bad=0
+for f in $frags; do
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=n) opt=${line%%=*}; want=unset ;;
+		CONFIG_*=*) opt=${line%%=*}; want=$line ;;
+		'# CONFIG_'*' is not set') opt=${line#\# }; opt=${opt%% *}; want=unset ;;
+		*) continue ;;
+		esac
+		have=$(grep -E "^($opt=|# $opt is not set)" "$cfg" || true)
+		if [ "$want" = unset ]; then
+			case "$have" in "$opt="*) echo "  $opt: asked off by ${f##*/}, got '$have'" >&2; bad=1 ;; esac
+		elif [ "$have" != "$want" ]; then
+			echo "  $opt: ${f##*/} asks '$want', .config has '${have:-nothing}'" >&2
+			bad=1
+		fi
+	done < "$f"
+done
+[ $bad -eq 0 ] || die "Kconfig dropped options the fragments need (missing dependency?)"
+step "kernel: all $(cat $frags | grep -c '^CONFIG_\|^# CONFIG_') fragment options present"
+
+logged "$OBJ/build.log" "kernel: make -j$JOBS (ccache)" kmake -j"$JOBS"
+rm -rf "$OBJ/mods"
+logged "$OBJ/modules_install.log" "kernel: modules_install" \
+	kmake INSTALL_MOD_PATH="$OBJ/mods" INSTALL_MOD_STRIP=1 modules_install
+step "kernel: $(kmake -s kernelrelease) ready: ${OBJ#"$ROOT"/}/$IMAGE"

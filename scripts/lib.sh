@@ -1,0 +1,78 @@
+# Common settings and helpers, sourced by every script in scripts/.
+# shellcheck shell=bash
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ARCH=${ARCH:-x86_64}
+BASE=${BASE:-6.1}
+SERIES=${SERIES:-$ROOT/patches}	# directory holding 'series' and the patches
+BUILD=${BUILD:-$ROOT/build}
+# One source tree per base, one object directory per (arch, variant).
+VARIANT=${VARIANT:-fgraph}
+SRC=${SRC:-$BUILD/src/linux-$BASE}
+OBJ=${OBJ:-$BUILD/obj/$ARCH-$VARIANT-$BASE}
+RUNDIR=${RUNDIR:-$BUILD/run/$ARCH-$VARIANT-$BASE}
+JOBS=${JOBS:-$(( $(nproc) + 1 ))}
+
+[ -f "$ROOT/bases/$BASE.conf" ] || { echo "no such base: bases/$BASE.conf" >&2; exit 2; }
+[ -f "$ROOT/qemu/$ARCH.conf" ] || { echo "no such arch: qemu/$ARCH.conf" >&2; exit 2; }
+# shellcheck source=/dev/null
+. "$ROOT/bases/$BASE.conf"
+# shellcheck source=/dev/null
+. "$ROOT/qemu/$ARCH.conf"
+
+T0=${T0:-$(date +%s)}
+export T0
+
+# Elapsed time since the front-door command started, as m:ss.
+elapsed() {
+	local s=$(( $(date +%s) - T0 ))
+	printf '%d:%02d' $((s / 60)) $((s % 60))
+}
+
+# Progress line: "[ 3:21] kernel: building".
+step() { printf '[%6s] %s\n' "$(elapsed)" "$*"; }
+die() { printf '[%6s] ERROR: %s\n' "$(elapsed)" "$*" >&2; exit 1; }
+
+# Run a command with its output in a log file, printing only the log tail on
+# failure; long steps print a line every minute so that CI shows progress.
+logged() {
+	local log=$1 what=$2; shift 2
+	local t=$(date +%s) rc=0
+	mkdir -p "$(dirname "$log")"
+	( while sleep 60; do step "$what: still running ($(( ($(date +%s) - t) / 60 )) min)"; done ) &
+	local ticker=$!
+	"$@" >"$log" 2>&1 || rc=$?
+	kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true
+	if [ $rc -ne 0 ]; then
+		tail -n 40 "$log" >&2
+		die "$what failed (exit $rc), full log: ${log#"$ROOT"/}"
+	fi
+	step "$what: done in $(( $(date +%s) - t )) s"
+}
+
+kmake() {
+	make -C "$SRC" O="$OBJ" ARCH="$KARCH" ${CROSS_COMPILE:+CROSS_COMPILE=$CROSS_COMPILE} \
+		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# Reproducible build metadata, and ccache hits across clones and tree paths.
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=fgraph KBUILD_BUILD_HOST=qemu
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+
+# A hash of the series file and every patch it names: tells whether the tree
+# was made from the patches that are in the repository now.
+series_stamp() {
+	( cd "$SERIES" && { cat series; { grep -v '^[[:space:]]*\(#\|$\)' series || true; } | xargs -r cat; } ) |
+		sha256sum | cut -d' ' -f1
+}
+
+# Print the console lines that show the kernel in trouble (with the lines that
+# follow each, for the backtrace); nothing when the log is clean.
+CONSOLE_BAD='Kernel panic|BUG:|WARNING:|Oops|KASAN|UBSAN|general protection fault|Unable to handle kernel|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|INFO: lockdep|detected stalls?|hung_task|blocked for more than'
+console_problems() { # console.log
+	grep -E -n -A 12 "$CONSOLE_BAD" "$1" | head -n 200 || true
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Install what the project needs from Debian's registry: build tools, QEMU,
+# busybox for the guest, and the pinned kernel source package of each base
+# given as an argument (default: $BASE).
+. "$(dirname "$0")/lib.sh"
+
+bases=${*:-$BASE}
+pkgs="build-essential flex bison bc libelf-dev libssl-dev dwarves cpio kmod
+      ccache python3 rsync busybox-static $QEMU_PKG"
+[ -n "$CROSS_COMPILE" ] && pkgs="$pkgs gcc-${CROSS_COMPILE%-}"
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+apt_updated=
+apt_install() {
+	if [ -z "$apt_updated" ]; then
+		logged "$BUILD/logs/apt-update.log" "setup: apt-get update" $SUDO apt-get update
+		apt_updated=1
+	fi
+	logged "$BUILD/logs/apt-install.log" "setup: installing $*" \
+		$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
+}
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] || apt_install $missing
+
+for b in $bases; do
+	# shellcheck source=/dev/null
+	( . "$ROOT/bases/$b.conf"
+	  have=$(dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || true)
+	  [ "$have" = "$VERSION" ] && exit 0
+	  [ -n "$apt_updated" ] || logged "$BUILD/logs/apt-update.log" "setup: apt-get update" $SUDO apt-get update
+	  if apt-cache madison "$PACKAGE" | awk '{print $3}' | grep -qx "$VERSION"; then
+		logged "$BUILD/logs/apt-install.log" "setup: installing $PACKAGE=$VERSION" \
+			$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades "$PACKAGE=$VERSION"
+	  else
+		newest=$(apt-cache madison "$PACKAGE" | awk '{print $3}' | sort -V | tail -n 1)
+		[ -n "$newest" ] || die "the registry serves no $PACKAGE at all"
+		cat >&2 <<-WARN
+		################################################################
+		# WARNING: $PACKAGE $VERSION (pinned in bases/$b.conf) is not
+		# served by the registry; using the newest one, $newest.
+		# Results are NOT for the pinned base. Update the pin.
+		################################################################
+		WARN
+		[ "$have" = "$newest" ] || logged "$BUILD/logs/apt-install.log" "setup: installing $PACKAGE=$newest" \
+			$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades "$PACKAGE=$newest"
+	  fi )
+done
+step "setup: packages present"
