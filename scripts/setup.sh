@@ -6,7 +6,7 @@
 
 bases=${*:-$BASE}
 pkgs="build-essential flex bison bc libelf-dev libssl-dev dwarves cpio kmod
-      ccache python3 rsync busybox-static $QEMU_PKG"
+      ccache python3 jq busybox-static $QEMU_PKG"
 [ -n "$CROSS_COMPILE" ] && pkgs="$pkgs gcc-${CROSS_COMPILE%-}"
 
 SUDO=
