@@ -59,12 +59,14 @@ if [ -n "$problems" ]; then
 	printf '%s\n' "$problems" >&2
 	echo "*** the kernel reported problems on the console (above; full log: ${console#"$ROOT"/})" >&2
 fi
-[ $rc -ne 124 ] || die "guest timed out after ${timeout}s (see ${console#"$ROOT"/})"
-[ $rc -eq 0 ] || die "QEMU exited with status $rc (see ${console#"$ROOT"/})"
+# Guest failures get their own exit codes, apart from the guest's own status.
+fail() { printf '[%6s] ERROR: %s\n' "$(elapsed)" "$2" >&2; exit "$1"; }
+[ $rc -ne 124 ] || fail 124 "guest timed out after ${timeout}s (see ${console#"$ROOT"/})"
+[ $rc -eq 0 ] || fail 126 "QEMU exited with status $rc (see ${console#"$ROOT"/})"
 log=$output
 [ $interactive = 0 ] || log=$console
 guest_rc=$(sed -n 's/^fgraph-guest: done rc=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-[ -n "$guest_rc" ] || die "the guest stopped before finishing (panic? see ${console#"$ROOT"/})"
+[ -n "$guest_rc" ] || fail 127 "the guest stopped before finishing (panic? see ${console#"$ROOT"/})"
 [ -z "$problems" ] || exit 125
 [ "$mode" = check ] || step "boot: guest exit status $guest_rc"
 exit "$guest_rc"

@@ -55,7 +55,8 @@ grep -q '^kunit:' "$results" || extra_fail "no KUnit results on the console (see
 case $boot_rc in
 0|1) ;;	# ftracetest's own status; judged per test above
 125) extra_fail "the kernel reported problems on the console (printed above)" ;;
-*) extra_fail "the guest run failed (status $boot_rc)" ;;
+124) extra_fail "the guest timed out (a hang: see console.log)" ;;
+*) extra_fail "the guest run failed (status $boot_rc: 126 QEMU failed, 127 guest stopped early)" ;;
 esac
 
 echo
