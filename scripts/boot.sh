@@ -36,7 +36,7 @@ else
 	serial=(-monitor none -serial "file:$console" -serial "file:$output")
 fi
 # shellcheck disable=SC2086
-qemu=($QEMU $QEMU_ARGS ${QEMU_EXTRA:-} -accel tcg -display none -no-reboot
+qemu=($QEMU $QEMU_ARGS ${QEMU_EXTRA:-} -accel "${ACCEL:-tcg}" -display none -no-reboot
       -kernel "$OBJ/$IMAGE" -initrd "$initrd" -append "$append" "${serial[@]}")
 echo "${qemu[*]}" > "$RUNDIR/qemu.cmdline"
 

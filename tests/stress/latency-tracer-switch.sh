@@ -1,8 +1,10 @@
 #!/bin/sh
-# Reproducer: switch the latency tracers on and off with function tracing of
-# every function (options/function-trace, the default). Stock 6.1 under TCG
-# wedges the guest within a few dozen switches; with function-trace off it
-# does 160 switches in about 36 s. Run: make run CMD=tests/stress/latency-tracer-switch.sh
+# Stress: switch the latency tracers on and off with function tracing of
+# every function (options/function-trace, the default), so that ftrace
+# patches every call site 320 times. Under QEMU's multi-threaded TCG this
+# wedged the guest within a few dozen switches (a stale int3 translation,
+# see README: "QEMU: one TCG thread"); with one TCG thread it passes.
+# Run: make run CMD=tests/stress/latency-tracer-switch.sh
 # Optional: FUNCTION_TRACE=0 in the environment to compare.
 cd "$TRACEFS" || exit 1
 echo "${FUNCTION_TRACE:-1}" > options/function-trace
