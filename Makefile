@@ -4,6 +4,7 @@
 #   make run CMD=script   run a script in the guest, return its status
 #   make check            build, boot, run KUnit + ftracetest, summarize
 #   make tree / export    developer workflow on build/src/linux-$(BASE)
+#   make bisect           every prefix of the series builds and boots
 #
 # Variables: ARCH (qemu/*.conf, default x86_64), BASE (bases/*.conf,
 # default 6.1), JOBS, TIMEOUT (seconds), CMD, EXTRA_CONFIGS.
@@ -15,10 +16,10 @@ export T0 := $(shell date +%s)
 
 S := scripts
 
-.PHONY: all setup tree export kernel initramfs run check clean help
+.PHONY: all setup tree export kernel initramfs run check bisect clean help
 all: help
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@$(S)/setup.sh
@@ -37,6 +38,10 @@ run: kernel
 
 check: kernel
 	@$(S)/check.sh
+
+# every prefix of the series builds and boots (slow: one build per patch)
+bisect: kernel
+	@$(S)/bisect-series.sh
 
 clean:
 	rm -rf build/obj build/run
