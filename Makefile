@@ -5,6 +5,8 @@
 #   make check            build, boot, run KUnit + ftracetest, summarize
 #   make tree / export    developer workflow on build/src/linux-$(BASE)
 #   make bisect           every prefix of the series builds and boots
+#   make bench            cost per traced call and memory: stock 6.1,
+#                         ours and stock 6.12, under QEMU -icount
 #
 # Variables: ARCH (qemu/*.conf, default x86_64), BASE (bases/*.conf,
 # default 6.1), JOBS, TIMEOUT (seconds), CMD, EXTRA_CONFIGS.
@@ -16,10 +18,10 @@ export T0 := $(shell date +%s)
 
 S := scripts
 
-.PHONY: all setup tree export kernel initramfs run check bisect clean help
+.PHONY: all setup setup-bench tree export kernel initramfs run check bisect bench clean help
 all: help
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@$(S)/setup.sh
@@ -42,6 +44,14 @@ check: kernel
 # every prefix of the series builds and boots (slow: one build per patch)
 bisect: kernel
 	@$(S)/bisect-series.sh
+
+# three kernels (stock 6.1, ours, stock 6.12) with bench/fgraph_bench.c;
+# table, CSVs and chart in build/bench/
+setup-bench:
+	@EXTRA_PKGS=gnuplot-nox $(S)/setup.sh 6.1 6.12
+
+bench: setup-bench
+	@$(S)/bench.sh
 
 clean:
 	rm -rf build/obj build/run

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Make the guest's initramfs with the kernel's own usr/gen_init_cpio:
 # busybox-static, guest/init, the ftrace selftests of the tree (at
-# /opt/selftests/ftrace), the kernel's modules, and, for 'make run CMD=...',
-# the user's script at /cmd/script.
+# /opt/selftests/ftrace), the kernel's modules, for 'make run CMD=...' the
+# user's script at /cmd/script, and GUEST_FILES ("host-path:guest-path ...").
 #   initramfs.sh OUTPUT [CMD-SCRIPT]
 . "$(dirname "$0")/lib.sh"
 
@@ -71,6 +71,9 @@ list=$out.list
 		done | sort -u
 	fi
 	[ -z "$cmd" ] || echo "file /cmd/script $(realpath "$cmd") 755 0 0"
+	for f in ${GUEST_FILES:-}; do
+		echo "file ${f#*:} $(realpath "${f%%:*}") $(stat -c %a "${f%%:*}") 0 0"
+	done
 	# ftracetest cases known to wedge the guest: the guest does not run them.
 	grep '^ftracetest|[^|]*|HANG|' "$ROOT/tests/known-nonpass.txt" | cut -d'|' -f2 > "$out.hang" || true
 	echo "file /opt/selftests/ftracetest-hang $out.hang 644 0 0"

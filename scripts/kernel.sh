@@ -4,7 +4,14 @@
 # olddefconfig; fail if Kconfig dropped any option a fragment asks for.
 . "$(dirname "$0")/lib.sh"
 
-frags="$ROOT/configs/guest.config $ROOT/configs/ftrace.config $ROOT/configs/kunit.config"
+# FRAGMENTS names configs/*.config files (default: guest ftrace kunit),
+# then configs/$ARCH.config and EXTRA_CONFIGS; a later fragment overrides
+# an earlier one.
+frags=
+for f in ${FRAGMENTS:-guest ftrace kunit}; do
+	[ -f "$ROOT/configs/$f.config" ] || die "FRAGMENTS: no configs/$f.config"
+	frags="$frags $ROOT/configs/$f.config"
+done
 [ -f "$ROOT/configs/$ARCH.config" ] && frags="$frags $ROOT/configs/$ARCH.config"
 for f in ${EXTRA_CONFIGS:-}; do frags="$frags $(realpath "$f")"; done
 
@@ -23,25 +30,23 @@ if [ -f "$OBJ/.config.prev" ] && cmp -s "$cfg" "$OBJ/.config.prev"; then
 	mv "$OBJ/.config.prev" "$cfg"
 fi
 
-# Every option the fragments ask for must have survived olddefconfig.
+# Every option the fragments ask for (the last word on each) must have
+# survived olddefconfig.
 bad=0
-for f in $frags; do
-	while read -r line; do
-		case "$line" in
-		CONFIG_*=n) opt=${line%%=*}; want=unset ;;
-		CONFIG_*=*) opt=${line%%=*}; want=$line ;;
-		'# CONFIG_'*' is not set') opt=${line#\# }; opt=${opt%% *}; want=unset ;;
-		*) continue ;;
-		esac
-		have=$(grep -E "^($opt=|# $opt is not set)" "$cfg" || true)
-		if [ "$want" = unset ]; then
-			case "$have" in "$opt="*) echo "  $opt: asked off by ${f##*/}, got '$have'" >&2; bad=1 ;; esac
-		elif [ "$have" != "$want" ]; then
-			echo "  $opt: ${f##*/} asks '$want', .config has '${have:-nothing}'" >&2
-			bad=1
-		fi
-	done < "$f"
-done
+while read -r opt want frag; do
+	have=$(grep -E "^($opt=|# $opt is not set)" "$cfg" || true)
+	if [ "$want" = unset ]; then
+		case "$have" in "$opt="*) echo "  $opt: asked off by $frag, got '$have'" >&2; bad=1 ;; esac
+	elif [ "$have" != "$want" ]; then
+		echo "  $opt: $frag asks '$want', .config has '${have:-nothing}'" >&2
+		bad=1
+	fi
+done < <(for f in $frags; do
+		sed -n "s/^\(CONFIG_[A-Za-z0-9_]*\)=n\$/\1 unset/p
+			s/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \1=\2/p
+			s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set\$/\1 unset/p" "$f" |
+			sed "s|\$| ${f##*/}|"
+	done | awk '{ want[$1] = $0 } END { for (o in want) print want[o] }' | sort)
 [ $bad -eq 0 ] || die "Kconfig dropped options the fragments need (missing dependency?)"
 step "kernel: all $(cat $frags | grep -c '^CONFIG_\|^# CONFIG_') fragment options present"
 

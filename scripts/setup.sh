@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Install what the project needs from Debian's registry: build tools, QEMU,
 # busybox for the guest, and the pinned kernel source package of each base
-# given as an argument (default: $BASE).
+# given as an argument (default: $BASE), and EXTRA_PKGS.
 . "$(dirname "$0")/lib.sh"
 
 bases=${*:-$BASE}
 pkgs="build-essential flex bison bc libelf-dev libssl-dev dwarves cpio kmod
-      ccache python3 jq busybox-static $QEMU_PKG"
+      ccache python3 jq busybox-static $QEMU_PKG ${EXTRA_PKGS:-}"
 [ -n "$CROSS_COMPILE" ] && pkgs="$pkgs gcc-${CROSS_COMPILE%-}"
 
 SUDO=
