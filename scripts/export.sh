@@ -9,7 +9,10 @@ cd "$SRC"
 [ -z "$(git status --porcelain)" ] || die "${SRC#"$ROOT"/} has uncommitted changes; commit them first"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git format-patch -q --no-signature --zero-commit \
+# suppressBlankEmpty: a context line for an empty line is written empty,
+# not as a lone space (git am reads both; checkpatch, run on the files,
+# takes the lone space for trailing whitespace)
+git -c diff.suppressBlankEmpty=true format-patch -q --no-signature --zero-commit \
 	-o "$tmp" base..HEAD
 rm -f "$SERIES"/*.patch
 {
