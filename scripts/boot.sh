@@ -16,6 +16,8 @@ cmd) timeout=${TIMEOUT:-1800}; [ -f "$cmd" ] || die "CMD=$cmd: no such file" ;;
 check) timeout=${TIMEOUT:-2700} ;;
 *) die "usage: boot.sh run|cmd SCRIPT|check" ;;
 esac
+# the debug checkers (KASAN, lockdep...) slow the guest down about threefold
+[ -z "$FLAVOR" ] || [ -n "${TIMEOUT:-}" ] || timeout=$((timeout * 3))
 interactive=0
 [ "$mode" = run ] && [ -t 0 ] && [ -t 1 ] && [ -z "${CI:-}" ] && interactive=1
 

@@ -19,8 +19,11 @@ results=$RUNDIR/results.txt	# suite|test|RESULT, one line per test
 : > "$results"
 
 # KUnit: built-in suites ran at boot and printed KTAP on the console.
+# kunit.py parse exits 1 when a test failed (judged below, per test); any
+# other status is a parse failure.
+kunit_rc=0
 python3 "$SRC/tools/testing/kunit/kunit.py" parse --json="$RUNDIR/kunit.json" \
-	< "$console" > "$RUNDIR/kunit.txt" 2>&1 || true
+	< "$console" > "$RUNDIR/kunit.txt" 2>&1 || kunit_rc=$?
 if [ -s "$RUNDIR/kunit.json" ]; then
 	jq -r '.sub_groups[] | .name as $s | [.. | .test_cases? // empty | .[]] |
 		.[] | "kunit:\($s)|\(.name)|\(.status)"' "$RUNDIR/kunit.json" >> "$results"
@@ -34,6 +37,27 @@ ft_total=$(grep -c '^ftracetest' "$results" || true)
 grep '^ftracetest|[^|]*|HANG|' "$known" | cut -d'|' -f1-3 >> "$results" || true
 ft_summary=$(tr -d '\r' < "$output" | sed -n 's/^# of [a-z()]*: *\([0-9]*\)$/\1/p; s/^# of undefined(test bug): *\([0-9]*\)$/\1/p' |
 	awk '{s += $1} END {print s + 0}')
+
+# Scripts of tests/guest/ that need a boot of their own (a kernel command
+# line given by a "# kcmdline:" line): one short cmd-mode boot each.
+if [ -z "${REJUDGE:-}" ]; then
+	for g in "$ROOT"/tests/guest/*.sh; do
+		[ -e "$g" ] || continue
+		name=$(basename "$g" .sh)
+		step "check: tests/guest/$name.sh"
+		grc=0
+		RUNDIR=$RUNDIR/guest-$name TIMEOUT=${GUEST_TIMEOUT:-600} \
+			KCMDLINE="${KCMDLINE:-} $(sed -n 's/^# kcmdline: //p' "$g")" \
+			"$ROOT/scripts/boot.sh" cmd "$g" > "$RUNDIR/guest-$name.log" 2>&1 || grc=$?
+		if [ $grc -eq 0 ]; then
+			echo "guest|$name|PASS" > "$RUNDIR/guest-$name.result"
+		else
+			sed 's/^/    /' "$RUNDIR/guest-$name.log" | tail -n 30
+			echo "guest|$name|FAIL" > "$RUNDIR/guest-$name.result"
+		fi
+	done
+fi
+cat "$RUNDIR"/guest-*.result >> "$results" 2>/dev/null || true
 
 # Judge every result.
 passed=0 failed=0 skipped=0 stale=
@@ -59,6 +83,18 @@ done < "$results"
 extra_fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 [ -z "$stale" ] || { printf "stale entries in tests/known-nonpass.txt:$stale\n"; extra_fail "known-nonpass.txt has stale entries"; }
 grep -q '^kunit:' "$results" || extra_fail "no KUnit results on the console (see ${RUNDIR#"$ROOT"/}/kunit.txt)"
+[ "$kunit_rc" -le 1 ] || extra_fail "kunit.py parse failed (status $kunit_rc, see ${RUNDIR#"$ROOT"/}/kunit.txt)"
+# What must have run: every case of the fgraph KUnit suite and every
+# fgraph-*.tc of the tree, whatever the console or ftracetest lost.
+want=$(grep -c '^[[:space:]]*KUNIT_CASE' "$SRC/kernel/trace/fgraph_kunit.c" || true)
+have=$(grep -c '^kunit:fgraph|' "$results" || true)
+[ "$have" -ge "$want" ] && [ "$want" -gt 0 ] ||
+	extra_fail "the fgraph KUnit suite reported $have of its $want cases"
+for tc in "$SRC"/tools/testing/selftests/ftrace/test.d/*/fgraph-*.tc; do
+	desc=$(sed -n 's/^# description: //p' "$tc")
+	grep -qF "ftracetest|$desc|" "$results" ||
+		extra_fail "${tc##*/} did not run (no result for \"$desc\")"
+done
 [ "$ft_total" -gt 0 ] || extra_fail "ftracetest produced no results"
 [ "$ft_total" = "$ft_summary" ] || extra_fail "ftracetest printed $ft_total result lines but its summary counts $ft_summary (did it finish?)"
 case $boot_rc in

@@ -7,6 +7,10 @@
 [ -d "$SRC/.git" ] || die "no tree at ${SRC#"$ROOT"/}; run 'make tree' first"
 cd "$SRC"
 [ -z "$(git status --porcelain)" ] || die "${SRC#"$ROOT"/} has uncommitted changes; commit them first"
+# A file that a .gitignore rule hides is in no commit, so in no patch: the
+# builds use O=, so nothing in the source tree should be ignored.
+ignored=$(git ls-files --others --ignored --exclude-standard --directory)
+[ -z "$ignored" ] || die "files in ${SRC#"$ROOT"/} that .gitignore hides (in no patch): $(echo $ignored); 'git add -f' them or remove them"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # suppressBlankEmpty: a context line for an empty line is written empty,

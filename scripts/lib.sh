@@ -8,7 +8,15 @@ BASE=${BASE:-6.1}
 SERIES=${SERIES:-$ROOT/patches}	# directory holding 'series' and the patches
 BUILD=${BUILD:-$ROOT/build}
 # One source tree per base, one object directory per (arch, variant).
-VARIANT=${VARIANT:-fgraph}
+# FLAVOR=debug adds configs/debug.config (KASAN, lockdep, kmemleak...) and
+# builds in its own object directory.
+FLAVOR=${FLAVOR:-}
+case $FLAVOR in
+'') ;;
+debug) FRAGMENTS=${FRAGMENTS:-guest ftrace kunit debug} ;;
+*) echo "FLAVOR=$FLAVOR: only 'debug' exists" >&2; exit 2 ;;
+esac
+VARIANT=${VARIANT:-fgraph${FLAVOR:+-$FLAVOR}}
 SRC=${SRC:-$BUILD/src/linux-$BASE}
 OBJ=${OBJ:-$BUILD/obj/$ARCH-$VARIANT-$BASE}
 RUNDIR=${RUNDIR:-$BUILD/run/$ARCH-$VARIANT-$BASE}
@@ -72,7 +80,7 @@ series_stamp() {
 
 # Print the console lines that show the kernel in trouble (with the lines that
 # follow each, for the backtrace); nothing when the log is clean.
-CONSOLE_BAD='Kernel panic|BUG:|WARNING:|Oops|KASAN|UBSAN|general protection fault|Unable to handle kernel|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|INFO: lockdep|detected stalls?|hung_task|blocked for more than'
+CONSOLE_BAD='Kernel panic|BUG:|WARNING:|Oops|KASAN|KFENCE|UBSAN|general protection fault|Unable to handle kernel|kernel BUG at|invalid opcode|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|INFO: lockdep|detected stalls?|hung_task|blocked for more than|unreferenced object|suspected memory leaks'
 console_problems() { # console.log
 	grep -E -n -A 12 "$CONSOLE_BAD" "$1" | head -n 200 || true
 }

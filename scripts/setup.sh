@@ -5,14 +5,31 @@
 . "$(dirname "$0")/lib.sh"
 
 bases=${*:-$BASE}
-pkgs="build-essential flex bison bc libelf-dev libssl-dev dwarves cpio kmod
-      ccache python3 jq busybox-static $QEMU_PKG ${EXTRA_PKGS:-}"
+pkgs="git build-essential flex bison bc libelf-dev libssl-dev dwarves cpio kmod
+      ccache python3 jq xz-utils busybox-static $QEMU_PKG ${EXTRA_PKGS:-}"
 [ -n "$CROSS_COMPILE" ] && pkgs="$pkgs gcc-${CROSS_COMPILE%-}"
 
+# Installing needs root: as root, apt-get directly; otherwise through sudo
+# if it is there and lets us in. Without either, say what to run instead.
 SUDO=
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
+need_root() { # packages...
+	[ "$(id -u)" -eq 0 ] && return 0
+	if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		SUDO=sudo
+		return 0
+	fi
+	cat >&2 <<-EOF
+	setup: these Debian packages are missing and installing them needs root:
+	  $*
+	There is no usable sudo here$(command -v sudo >/dev/null 2>&1 && echo ' (it asks for a password)'). As root, run:
+	  apt-get update && apt-get install -y --no-install-recommends $*
+	then run this command again.
+	EOF
+	exit 1
+}
 apt_updated=
 apt_install() {
+	need_root "$@"
 	if [ -z "$apt_updated" ]; then
 		logged "$BUILD/logs/apt-update.log" "setup: apt-get update" $SUDO apt-get update
 		apt_updated=1
@@ -32,6 +49,7 @@ for b in $bases; do
 	( . "$ROOT/bases/$b.conf"
 	  have=$(dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || true)
 	  [ "$have" = "$VERSION" ] && exit 0
+	  need_root "$PACKAGE=$VERSION"
 	  [ -n "$apt_updated" ] || logged "$BUILD/logs/apt-update.log" "setup: apt-get update" $SUDO apt-get update
 	  if apt-cache madison "$PACKAGE" | awk '{print $3}' | grep -qx "$VERSION"; then
 		logged "$BUILD/logs/apt-install.log" "setup: installing $PACKAGE=$VERSION" \

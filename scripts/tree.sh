@@ -20,6 +20,14 @@ make_base() {
 	mv "$tmp"/* "$SRC"
 	rmdir "$tmp"
 	cd "$SRC"
+	# Debian's packaging appends a rule '/*' (with '!/debian/') to the
+	# top-level .gitignore: every new file would be ignored, so 'git add'
+	# skips it silently and 'git clean -fdx' deletes it. The tree must
+	# track new files like any kernel tree: drop that part of the file.
+	if grep -qx '/\*' .gitignore; then
+		sed -i '/^# Debian packaging/,$d' .gitignore
+		grep -qx '/\*' .gitignore && die "could not drop Debian's '/*' rule from .gitignore"
+	fi
 	git init -q
 	git config user.name >/dev/null || git config user.name "linux-fgraph developer"
 	git config user.email >/dev/null || git config user.email "dev@linux-fgraph.invalid"
@@ -29,7 +37,7 @@ make_base() {
 		GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
 		git commit -q -m "base: $1 $2"' sh "$PACKAGE" "$installed"
 	git tag -f base >/dev/null
-	echo "$PACKAGE $installed" > .git/fgraph-base
+	echo "$PACKAGE $installed $TREE_FORMAT" > .git/fgraph-base
 }
 
 apply_series() {
@@ -55,8 +63,11 @@ apply_series() {
 	step "tree: applied $n patches from ${SERIES#"$ROOT"/}/series"
 }
 
+# Bumped when make_base changes what the base commit holds (2: Debian's
+# '/*' rule dropped from .gitignore), so that older trees are made anew.
+TREE_FORMAT=2
 mkdir -p "$BUILD/src"
-if [ ! -d "$SRC/.git" ] || [ "$(cat "$SRC/.git/fgraph-base" 2>/dev/null)" != "$PACKAGE $installed" ]; then
+if [ ! -d "$SRC/.git" ] || [ "$(cat "$SRC/.git/fgraph-base" 2>/dev/null)" != "$PACKAGE $installed $TREE_FORMAT" ]; then
 	if [ -d "$SRC/.git" ] && [ -z "${FORCE:-}" ]; then
 		cd "$SRC"
 		[ "$(git rev-parse HEAD)" = "$(cat .git/fgraph-applied 2>/dev/null)" ] && [ -z "$(git status --porcelain)" ] ||
