@@ -3,6 +3,8 @@
 #   make run              build, boot, show function_graph on a workload
 #   make run CMD=script   run a script in the guest, return its status
 #   make check            build, boot, run KUnit + ftracetest, summarize
+#   make stress           build, stress scenarios in the guest, one boot
+#                         each (SHORT=1: a few seconds each, one boot)
 #   make tree / export    developer workflow on build/src/linux-$(BASE)
 #   make bisect           every prefix of the series builds and boots
 #   make bench            cost per traced call and memory: stock 6.1,
@@ -18,10 +20,10 @@ export T0 := $(shell date +%s)
 
 S := scripts
 
-.PHONY: all setup setup-bench tree export kernel initramfs run check bisect bench clean help
+.PHONY: all setup setup-bench tree export kernel initramfs run check stress bisect bench clean help
 all: help
 help:
-	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@$(S)/setup.sh
@@ -40,6 +42,11 @@ run: kernel
 
 check: kernel
 	@$(S)/check.sh
+
+# fgraph stress scenarios (scripts/stress.sh): SHORT=1, STRESS_SECONDS,
+# STRESS_SEED, SCENARIOS, FLAVOR=debug
+stress: kernel
+	@$(S)/stress.sh
 
 # every prefix of the series builds and boots (slow: one build per patch)
 bisect: kernel
