@@ -23,14 +23,7 @@ STOP=$STRESS_TMP/stop
 stress_cleanup() {
 	touch $STOP
 	[ -w $CPU1 ] && echo 1 > $CPU1
-	for d in . $I; do
-		[ -d $d ] || continue
-		echo 0 > $d/tracing_on
-		echo nop > $d/current_tracer
-		echo > $d/set_ftrace_filter
-		echo local > $d/trace_clock
-		echo 1 > $d/tracing_on
-	done
+	reset_tracing . $I
 	[ -d $I ] && rmdir $I
 }
 

@@ -22,14 +22,7 @@ STOP=$STRESS_TMP/stop
 
 stress_cleanup() {
 	touch $STOP
-	for d in . $A $B; do
-		[ -d $d ] || continue
-		echo 0 > $d/tracing_on
-		echo nop > $d/current_tracer
-		echo > $d/set_ftrace_filter
-		echo local > $d/trace_clock
-		echo 1 > $d/tracing_on
-	done
+	reset_tracing . $A $B
 	for d in $A $B; do [ -d $d ] && rmdir $d; done
 }
 

@@ -24,6 +24,17 @@ check_fail() { echo "FAIL: $*"; stress_failed=1; }
 # A failure that leaves nothing worth checking: stop here.
 fatal() { echo "FAIL: $*"; stress_cleanup 2> /dev/null; exit 1; }
 
+# Put tracefs directories back: tracer off, no filter, default clock.
+reset_tracing() { # tracefs-dir...
+	for d; do
+		[ -d $d ] || continue
+		echo 0 > $d/tracing_on
+		echo nop > $d/current_tracer
+		echo > $d/set_ftrace_filter
+		echo local > $d/trace_clock
+		echo 1 > $d/tracing_on
+	done
+}
 summary() { echo "stress-summary: $*"; }
 
 # Add each function to a filter file on its own, so that one that does not
