@@ -7,6 +7,7 @@
 #                         each (SHORT=1: a few seconds each, one boot)
 #   make tree / export    developer workflow on build/src/linux-$(BASE)
 #   make bisect           every prefix of the series builds and boots
+#   make cross            build every arch, dynamic and static ftrace
 #   make bench            cost per traced call and memory: stock 6.1,
 #                         ours and stock 6.12, under QEMU -icount
 #
@@ -20,10 +21,10 @@ export T0 := $(shell date +%s)
 
 S := scripts
 
-.PHONY: all setup setup-bench tree export kernel initramfs run check stress bisect bench clean help
+.PHONY: all setup setup-bench tree export kernel initramfs run check stress bisect cross bench clean help
 all: help
 help:
-	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@$(S)/setup.sh
@@ -51,6 +52,11 @@ stress: kernel
 # every prefix of the series builds and boots (slow: one build per patch)
 bisect: kernel
 	@$(S)/bisect-series.sh
+
+# each qemu/<arch>.conf with dynamic and with static ftrace (CROSS_ARCHES,
+# FLAVOURS); a table of builds and warnings
+cross: tree
+	@$(S)/cross.sh
 
 # three kernels (stock 6.1, ours, stock 6.12) with bench/fgraph_bench.c;
 # table, CSVs and chart in build/bench/

@@ -59,6 +59,27 @@ if [ -z "${REJUDGE:-}" ]; then
 fi
 cat "$RUNDIR"/guest-*.result >> "$results" 2>/dev/null || true
 
+# The short form of make stress (scripts/stress.sh SHORT=1): every
+# scenario for a few seconds, in one boot of its own. CHECK_STRESS=0 leaves
+# it out (for quick iterations; CI never sets it).
+if [ -z "${REJUDGE:-}" ] && [ "${CHECK_STRESS:-1}" != 0 ]; then
+	step "check: make stress SHORT=1"
+	rm -f "$RUNDIR/stress.result" "$RUNDIR/stress-short/results.txt"
+	# its progress lines as it goes, its table at the end
+	SHORT=1 RUNDIR=$RUNDIR "$ROOT/scripts/stress.sh" 2>&1 | tee "$RUNDIR/stress.log" |
+		grep --line-buffered '^\[' | sed -u 's/^/    /' || true
+	sed -n '/^scenario /,/^(logs/p' "$RUNDIR/stress.log" | sed 's/^/    /'
+	if ! grep -q '^scenario ' "$RUNDIR/stress.log"; then
+		tail -n 30 "$RUNDIR/stress.log" | sed 's/^/    /'
+		echo "stress|scripts/stress.sh SHORT=1|FAIL" > "$RUNDIR/stress.result"
+	else
+		sed -n 's/^\([a-z-]*\)|\([A-Z]*\)|.*/stress|\1|\2/p' \
+			"$RUNDIR/stress-short/results.txt" > "$RUNDIR/stress.result"
+	fi
+fi
+[ "${CHECK_STRESS:-1}" = 0 ] || cat "$RUNDIR/stress.result" >> "$results" 2>/dev/null ||
+	echo "stress|scripts/stress.sh SHORT=1|FAIL" >> "$results"
+
 # Judge every result.
 passed=0 failed=0 skipped=0 stale=
 declare -A row_p row_f row_s

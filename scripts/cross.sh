@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Build the series for several architectures with both ftrace flavours
+# (make cross): "dynamic" (the guest + ftrace fragments, as make check
+# builds) and "static" (the same with configs/static.config: no dynamic
+# ftrace, so the arch's _mcount tests the graph hooks itself). Each build
+# is scripts/kernel.sh in build/obj/<arch>-cross-<flavour>-<base>; warnings
+# in kernel/trace/ and in the arch's ftrace/mcount/entry code are counted.
+# Ends with an arch x flavour table; fails if any build failed.
+#   CROSS_ARCHES   the qemu/<arch>.conf names to build (default: all)
+#   FLAVOURS       "dynamic static" (default), or one of them
+. "$(dirname "$0")/lib.sh"
+
+arches=${CROSS_ARCHES:-$(cd "$ROOT/qemu" && ls ./*.conf | sed 's|^\./||; s|\.conf$||')}
+flavours=${FLAVOURS:-dynamic static}
+# a setting of qemu/<arch>.conf (lib.sh has sourced $ARCH's already)
+conf() { # arch variable
+	( unset STATIC_NO_GRAPH NO_STATIC; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
+}
+res=$BUILD/cross/results.txt	# arch|flavour|ok/FAIL|seconds|warnings
+mkdir -p "$BUILD/cross"
+: > "$res"
+for a in $arches; do
+	( . "$ROOT/qemu/$a.conf"
+	  # the arch's toolchain, from Debian's registry
+	  [ -z "$CROSS_COMPILE" ] || command -v "${CROSS_COMPILE}gcc" >/dev/null ||
+		ARCH=$a "$ROOT/scripts/setup.sh" ) || die "setup for $a failed"
+	nograph=$(conf "$a" STATIC_NO_GRAPH) nostatic=$(conf "$a" NO_STATIC)
+	for f in $flavours; do
+		if [ "$f" = static ] && [ -n "$nostatic" ]; then
+			echo "$a|$f|n/a|0|0" >> "$res"
+			step "cross: $a, $f: n/a: $nostatic"
+			continue
+		fi
+		frags="guest ftrace" graph=y
+		[ "$f" = static ] && frags="$frags static"
+		[ "$f" = static ] && [ -n "$nograph" ] && frags="$frags nograph" graph=n
+		obj=$BUILD/obj/$a-cross-$f-$BASE
+		step "cross: $a, $f ftrace"
+		t=$(date +%s) rc=0
+		ARCH=$a OBJ=$obj FRAGMENTS=$frags "$ROOT/scripts/kernel.sh" \
+			> "$BUILD/cross/$a-$f.log" 2>&1 || rc=$?
+		t=$(( $(date +%s) - t ))
+		# gcc's "file:line:col: warning:" lines in the code the series touches
+		w=$({ grep -sE '^[^ ]*(kernel/trace/|arch/[a-z0-9]*/kernel/[^ ]*(ftrace|mcount|entry|stacktrace))[^ ]*:[0-9]+:[0-9]+: warning:' \
+			"$obj/build.log" || true; } | sort -u | tee "$BUILD/cross/$a-$f.warnings" | wc -l)
+		if [ $rc -eq 0 ] && [ $graph = y ]; then
+			grep -q '^CONFIG_FUNCTION_GRAPH_TRACER=y' "$obj/.config" || rc=graph
+		fi
+		case $rc in
+		0) r=ok; [ $graph = y ] || r=ok-nograph ;;
+		graph) r=FAIL; echo "    $a $f: built, but without CONFIG_FUNCTION_GRAPH_TRACER" ;;
+		*) r=FAIL; tail -n 15 "$BUILD/cross/$a-$f.log" | sed 's/^/    /' ;;
+		esac
+		echo "$a|$f|$r|$t|$w" >> "$res"
+		step "cross: $a, $f: $r in ${t}s, $w warning(s) in trace/ftrace code"
+	done
+done
+
+echo
+printf '%-10s %-10s %-8s %-8s %s\n' arch flavour build seconds "warnings (kernel/trace, arch ftrace code)"
+failed=0
+while IFS='|' read -r a f r t w; do
+	printf '%-10s %-10s %-8s %-8s %s\n' "$a" "$f" "$r" "$t" "$w"
+	case $r in ok*|n/a) [ "$w" -eq 0 ] || failed=$((failed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+done < "$res"
+for a in $arches; do
+	n=$(conf "$a" STATIC_NO_GRAPH)
+	[ -z "$n" ] || echo "ok-nograph: $n"
+	n=$(conf "$a" NO_STATIC)
+	[ -z "$n" ] || echo "n/a: $n"
+done
+echo "(logs: build/cross/<arch>-<flavour>.log, warnings: build/cross/<arch>-<flavour>.warnings)"
+[ $failed -eq 0 ] || die "cross: $failed build(s) failed or warned"
+step "cross: all built"
