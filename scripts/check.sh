@@ -68,15 +68,21 @@ if [ -z "${REJUDGE:-}" ] && [ "${CHECK_STRESS:-1}" != 0 ]; then
 	# its progress lines as it goes, its table at the end
 	SHORT=1 RUNDIR=$RUNDIR "$ROOT/scripts/stress.sh" 2>&1 | tee "$RUNDIR/stress.log" |
 		grep --line-buffered '^\[' | sed -u 's/^/    /' || true
+	# what the failed scenarios printed (stress.sh shows it indented)
+	if grep -q '^[a-z0-9_-]* *FAIL ' "$RUNDIR/stress.log"; then
+		grep -E '^    ' "$RUNDIR/stress.log" | tail -n 60 || true
+	fi
 	sed -n '/^scenario /,/^(logs/p' "$RUNDIR/stress.log" | sed 's/^/    /'
 	if ! grep -q '^scenario ' "$RUNDIR/stress.log"; then
 		tail -n 30 "$RUNDIR/stress.log" | sed 's/^/    /'
 		echo "stress|scripts/stress.sh SHORT=1|FAIL" > "$RUNDIR/stress.result"
 	else
-		sed -n 's/^\([a-z-]*\)|\([A-Z]*\)|.*/stress|\1|\2/p' \
+		sed -n 's/^\([^|]*\)|\([^|]*\)|.*/stress|\1|\2/p' \
 			"$RUNDIR/stress-short/results.txt" > "$RUNDIR/stress.result"
 	fi
 fi
+# a run without it leaves no result behind for a later REJUDGE
+[ "${CHECK_STRESS:-1}" != 0 ] || rm -f "$RUNDIR/stress.result"
 [ "${CHECK_STRESS:-1}" = 0 ] || cat "$RUNDIR/stress.result" >> "$results" 2>/dev/null ||
 	echo "stress|scripts/stress.sh SHORT=1|FAIL" >> "$results"
 

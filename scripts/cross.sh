@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Build the series for several architectures with both ftrace flavours
-# (make cross): "dynamic" (the guest + ftrace fragments, as make check
-# builds) and "static" (the same with configs/static.config: no dynamic
-# ftrace, so the arch's _mcount tests the graph hooks itself). Each build
-# is scripts/kernel.sh in build/obj/<arch>-cross-<flavour>-<base>; warnings
-# in kernel/trace/ and in the arch's ftrace/mcount/entry code are counted.
+# (make cross): "dynamic" (configs/guest + configs/cross: the tracers, the
+# boot-time tracer tests and the fgraph KUnit suite) and "static" (the
+# same with configs/static.config: no dynamic ftrace, so the arch's
+# _mcount tests the graph hooks itself). Each build is scripts/kernel.sh
+# in build/obj/<arch>-cross-<flavour>-<base>. The tracing code and the
+# arch's ftrace/mcount/entry code are compiled again each time, so that
+# their warnings are counted on every run.
 # Ends with an arch x flavour table; fails if any build failed.
 #   CROSS_ARCHES   the qemu/<arch>.conf names to build (default: all)
 #   FLAVOURS       "dynamic static" (default), or one of them
@@ -31,17 +33,22 @@ for a in $arches; do
 			step "cross: $a, $f: n/a: $nostatic"
 			continue
 		fi
-		frags="guest ftrace" graph=y
+		frags="guest cross" graph=y
 		[ "$f" = static ] && frags="$frags static"
 		[ "$f" = static ] && [ -n "$nograph" ] && frags="$frags nograph" graph=n
 		obj=$BUILD/obj/$a-cross-$f-$BASE
 		step "cross: $a, $f ftrace"
 		t=$(date +%s) rc=0
+		if [ -d "$obj/kernel/trace" ]; then
+			find "$obj/kernel/trace" "$obj/arch" -name '*.o' \
+				\( -path '*/kernel/trace/*' -o -name '*ftrace*' -o -name '*mcount*' \
+				-o -name 'entry*' -o -name 'stacktrace*' \) -delete
+		fi
 		ARCH=$a OBJ=$obj FRAGMENTS=$frags "$ROOT/scripts/kernel.sh" \
 			> "$BUILD/cross/$a-$f.log" 2>&1 || rc=$?
 		t=$(( $(date +%s) - t ))
 		# gcc's "file:line:col: warning:" lines in the code the series touches
-		w=$({ grep -sE '^[^ ]*(kernel/trace/|arch/[a-z0-9]*/kernel/[^ ]*(ftrace|mcount|entry|stacktrace))[^ ]*:[0-9]+:[0-9]+: warning:' \
+		w=$({ grep -sE '^[^ ]*(kernel/trace/|include/linux/(ftrace|trace_recursion)|arch/[a-z0-9]*/(kernel|include)/[^ ]*(ftrace|mcount|entry|stacktrace))[^ ]*:[0-9]+:[0-9]+: warning:' \
 			"$obj/build.log" || true; } | sort -u | tee "$BUILD/cross/$a-$f.warnings" | wc -l)
 		if [ $rc -eq 0 ] && [ $graph = y ]; then
 			grep -q '^CONFIG_FUNCTION_GRAPH_TRACER=y' "$obj/.config" || rc=graph
@@ -57,10 +64,10 @@ for a in $arches; do
 done
 
 echo
-printf '%-10s %-10s %-8s %-8s %s\n' arch flavour build seconds "warnings (kernel/trace, arch ftrace code)"
+printf '%-10s %-10s %-11s %-8s %s\n' arch flavour build seconds "warnings (kernel/trace, arch ftrace code)"
 failed=0
 while IFS='|' read -r a f r t w; do
-	printf '%-10s %-10s %-8s %-8s %s\n' "$a" "$f" "$r" "$t" "$w"
+	printf '%-10s %-10s %-11s %-8s %s\n' "$a" "$f" "$r" "$t" "$w"
 	case $r in ok*|n/a) [ "$w" -eq 0 ] || failed=$((failed + 1)) ;; *) failed=$((failed + 1)) ;; esac
 done < "$res"
 for a in $arches; do

@@ -53,7 +53,7 @@ judge_kunit() { # rundir boot-seconds boot-status
 	fi
 	python3 "$SRC/tools/testing/kunit/kunit.py" parse < "$dir/console.log" \
 		> "$dir/kunit.txt" 2>&1 || krc=$?
-	what=$(grep -o 'Ran [0-9]* tests.*' "$dir/kunit.txt" | tail -n 1)
+	what=$({ grep -o 'Ran [0-9]* tests.*' "$dir/kunit.txt" || true; } | tail -n 1)
 	what="fgraph_stress, stress_ms=$kunit_ms: ${what:-no summary from kunit.py}"
 	if [ "$krc" -ne 0 ]; then
 		grep -E '\[(FAILED|CRASHED)\]|# .*(fail|Expected)' "$dir/kunit.txt" | head -n 20 | sed 's/^/    /'
@@ -106,12 +106,12 @@ boot_scenarios() { # name...
 	124) problem="the guest timed out after ${STRESS_TIMEOUT:-$timeout}s (a hang?)" ;;
 	*) problem="the guest run failed (boot.sh status $brc)" ;;
 	esac
-	[ -z "$problem" ] || { grep -A 14 -E "$CONSOLE_BAD" "$dir/console.log" | head -n 40 | sed 's/^/    /'; step "stress: $problem; console: ${dir#"$ROOT"/}/console.log"; }
+	[ -z "$problem" ] || { { grep -A 14 -E "$CONSOLE_BAD" "$dir/console.log" || true; } | head -n 40 | sed 's/^/    /'; step "stress: $problem; console: ${dir#"$ROOT"/}/console.log"; }
 	for s in ${guest//,/ }; do
 		local line res secs_s what
-		line=$(tr -d '\r' < "$dir/output.log" | grep "^stress-result: $s " | tail -n 1)
+		line=$(tr -d '\r' < "$dir/output.log" | grep "^stress-result: $s " | tail -n 1) || true
 		if [ -z "$line" ]; then
-			tr -d '\r' < "$dir/output.log" | sed -n "/^=== stress: $s\$/,\$p" | tail -n 20 | sed 's/^/    /'
+			tr -d '\r' < "$dir/output.log" | sed -n "/^=== stress: $s\$/,\$p" | tail -n 20 | sed 's/^/    /' || true
 			result "$s" FAIL "?" "did not finish${problem:+: $problem}"
 			continue
 		fi
@@ -121,7 +121,7 @@ boot_scenarios() { # name...
 		fi
 		if [ "$res" != PASS ]; then
 			tr -d '\r' < "$dir/output.log" | sed -n "/^=== stress: $s\$/,/^stress-result: $s /p" |
-				grep -E '^(FAIL|  |    bad)' | head -n 30 | sed 's/^/    /'
+				grep -E '^(FAIL|  |    bad)' | head -n 30 | sed 's/^/    /' || true
 		fi
 		result "$s" "$res" "$secs_s" "$what"
 	done
