@@ -12,7 +12,15 @@ known=$ROOT/tests/known-nonpass.txt
 if [ -n "${REJUDGE:-}" ]; then
 	boot_rc=$REJUDGE
 else
-	"$ROOT/scripts/boot.sh" check && boot_rc=0 || boot_rc=$?
+	# The debug checkers slow the guest down tenfold and more in the
+	# cases that trace every function: under FLAVOR=debug, ftracetest
+	# runs the fgraph cases only, unless FTRACE_CASES says otherwise
+	# (a pattern on test.d/<dir>/<case>.tc; "*" for all of them).
+	cases=${FTRACE_CASES:-}
+	[ -n "$cases" ] || [ -z "$FLAVOR" ] || cases='test.d/*/fgraph-*'
+	[ -z "$cases" ] || step "check: ftracetest cases matching $cases"
+	KCMDLINE="${KCMDLINE:-}${cases:+ fgcases=$cases}" \
+		"$ROOT/scripts/boot.sh" check && boot_rc=0 || boot_rc=$?
 fi
 console=$RUNDIR/console.log output=$RUNDIR/output.log
 results=$RUNDIR/results.txt	# suite|test|RESULT, one line per test
