@@ -16,6 +16,9 @@
  *   fgraph USERS [CALLS [REPS]]   USERS fgraph_ops on the target
  *   hold USERS | release          keep USERS registered / unregister them
  *   mem                           shadow stacks held by tasks
+ *   deep LEVELS                   LEVELS nested calls of fgraph_bench_deep()
+ *                                 (fewer if the kernel stack runs low);
+ *                                 prints "deep LEVELS RAN"
  * A timed case prints "CASE USERS CALLS T1 T2 ...": guest cycles for CALLS
  * calls of the target in each repetition, interrupts off. Under QEMU with
  * -icount shift=0 a cycle is one executed instruction, so runs repeat.
@@ -29,6 +32,7 @@
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -56,6 +60,28 @@ void fgraph_bench_target(void);
 noinline void fgraph_bench_target(void)
 {
 	asm volatile("");
+}
+
+int fgraph_bench_deep(int n);
+
+/* Is a quarter of the kernel stack still free? */
+static noinline notrace bool bench_stack_ok(void)
+{
+	unsigned long sp = (unsigned long)__builtin_frame_address(0);
+	unsigned long base = (unsigned long)task_stack_page(current);
+
+	return sp > base + THREAD_SIZE / 4 && sp < base + THREAD_SIZE;
+}
+
+/* Up to @n nested calls of itself; returns how many ran */
+noinline int fgraph_bench_deep(int n)
+{
+	int r = 0;
+
+	if (n > 1 && bench_stack_ok())
+		r = fgraph_bench_deep(n - 1);
+	asm volatile("" : "+r" (r) : : "memory");
+	return r + 1;
 }
 
 #if BENCH_MULTI
@@ -270,6 +296,11 @@ static ssize_t bench_command(char *buf)
 		bench_held = 0;
 	} else if (!strcmp(what, "mem")) {
 		bench_mem();
+	} else if (!strcmp(what, "deep")) {
+		if (sscanf(buf, "%*s %d", &users) != 1 || users < 1 || users > 1000)
+			return -EINVAL;
+		scnprintf(bench_result, sizeof(bench_result), "deep %d %d\n",
+			  users, fgraph_bench_deep(users));
 	} else {
 		return -EINVAL;
 	}

@@ -47,4 +47,49 @@ echo "R wk-function_graph $(getppid-loop "$WCALLS" "$REPS")"
 mem mem-wk-tracing
 echo nop > current_tracer
 mem mem-wk-after
+# the function profiler on all functions
+echo 1 > function_profile_enabled || exit 1
+echo "R wk-profiler $(getppid-loop "$WCALLS" "$REPS")"
+echo 0 > function_profile_enabled
+# the function_graph tracer on one function: the syscall itself
+f=$(grep -m 1 -e '^__x64_sys_getppid$' -e '^sys_getppid$' -e '^__do_sys_getppid$' \
+	available_filter_functions)
+if [ -n "$f" ] && echo "$f" > set_ftrace_filter; then
+	echo function_graph > current_tracer || exit 1
+	echo "R wk-fg-one $(getppid-loop "$WCALLS" "$REPS")"
+	echo nop > current_tracer
+	echo > set_ftrace_filter
+else
+	echo "no traceable getppid syscall function: row wk-fg-one left out"
+	grep getppid available_filter_functions
+fi
+
+# nesting depth: how many of 250 nested calls 16 function_graph users (the
+# top level and 15 instances; fewer where the kernel refuses more) hook
+echo 0 > tracing_on
+echo fgraph_bench_deep > set_ftrace_filter || exit 1
+echo function_graph > current_tracer || exit 1
+users=1
+for i in $(seq 2 16); do
+	mkdir instances/bd$i || break
+	echo fgraph_bench_deep > instances/bd$i/set_ftrace_filter
+	if ! echo function_graph 2> /dev/null > instances/bd$i/current_tracer; then
+		rmdir instances/bd$i
+		break
+	fi
+	users=$((users + 1))
+done
+echo > trace
+echo 1 > tracing_on
+echo deep 250 > $B
+echo 0 > tracing_on
+echo "R depth $users $(grep -c 'fgraph_bench_deep()' trace) $(cat $B)"
+for d in instances/bd*; do
+	[ -d "$d" ] || continue
+	echo nop > $d/current_tracer
+	rmdir $d
+done
+echo nop > current_tracer
+echo > set_ftrace_filter
+echo 1 > tracing_on
 echo "R done"

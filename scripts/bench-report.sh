@@ -100,8 +100,26 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" |
 	for u in 1 2 4 8 16; do row "fgraph, $u user(s)" fgraph "$u"; done
 	a=$(added 6.1-fgraph) c=$(added 6.12-stock)
 	printf '%-28s %11s %11s %11s %9s %9s\n' "each added user (1->16)" - "$a" "$c" - "$(ratio "$a" "$c")"
+	step12() { # kernel: cost with 2 users - cost with 1
+		awk -v a="$(med "$1" fgraph 1)" -v b="$(med "$1" fgraph 2)" \
+			'BEGIN { if (a == "" || b == "" || a == "-" || b == "-") print "-"; else printf "%.1f", b - a }'
+	}
+	a=$(step12 6.1-fgraph) c=$(step12 6.12-stock)
+	printf '%-28s %11s %11s %11s %9s %9s\n' "step from 1 to 2 users" - "$a" "$c" - "$(ratio "$a" "$c")"
 	row "getppid(), no tracer" wk-off 0
 	row "getppid(), function_graph" wk-function_graph 0
+	row "getppid(), profiler" wk-profiler 0
+	row "getppid(), graph on 1 fn" wk-fg-one 0
+	printf '%-28s' "depth: calls hooked of 250"
+	for k in 6.1-stock 6.1-fgraph 6.12-stock; do
+		v=
+		[ -s "$dir/$k.txt" ] &&
+			v=$(awk '$1 == "R" && $2 == "depth" { printf "%d (%d u)", $4, $3 }' "$dir/$k.txt")
+		printf ' %11s' "${v:--}"
+	done
+	echo
+	echo "(depth: nested calls of a recursion hooked by N function_graph users (u):"
+	echo " the top level and N-1 instances, 16 where the kernel allows them)"
 	printf '\n%-28s %11s %11s %11s\n' "shadow stack, bytes/task" 6.1-stock 6.1-fgraph 6.12-stock
 	for p in boot tracing after wk-tracing wk-after; do
 		printf '%-28s' "$p"

@@ -3,14 +3,16 @@
 #
 # The network path of "ping 127.0.0.1" nests some 35 traced functions (the
 # send path, then the loopback receive in the softirq run at bh enable, and
-# the ICMP reply). One function_graph user needs little room per call and
-# traces all of it; with 16 users (the top level and 15 instances, all on
-# the same functions) every call takes 16 times the room and the shadow
-# stack (4 KiB) runs out after a few levels. Then:
-#  - each user must count the calls it lost in its graph_overrun file, and
-#    the task's overrun (funcgraph-overrun) must show it;
-#  - each user's trace must stay well formed (lib.sh: graph_check) and be
-#    shallower than with one user;
+# the ICMP reply). A frame of the shadow stack has the same size for one
+# function_graph user or sixteen, so 16 users (the top level and 15
+# instances, all on the same functions) trace it as deep as one, and lose
+# nothing. Deeper than the shadow stack (4 KiB, 99 frames) goes the
+# recursion of fg_deep() that the fgraph KUnit code runs in the writer of
+# /sys/module/fgraph_kunit/parameters/deep. Then:
+#  - each user must count the calls it lost in its graph_overrun file:
+#    exactly the calls missing from its trace; and the task's overrun
+#    (funcgraph-overrun) must show it;
+#  - each user's trace must stay well formed (lib.sh: graph_check);
 #  - one more user must be refused with an error and an error_log line;
 #  - back to one user, nothing is lost and the full depth is traced again.
 # Bounded by STRESS_SECONDS (the 16-user rounds); prints what it exercised.
@@ -18,12 +20,14 @@
 cd "$TRACEFS" || exit 1
 
 MIN_DEPTH=${MIN_DEPTH:-20}	# one user must see at least this depth
+DEEP=/sys/module/fgraph_kunit/parameters/deep
+DEEP_CALLS=200		# nested calls of fg_deep(): more than 99 frames
 PREFIX=deep
 GLOBS='__x64_sys_sendto __sys_sendto sock_* inet_* raw_* ip_* __ip_* icmp_*
 dev_* __dev_* neigh_* netif_* __netif_* net_rx_action process_backlog
 loopback_xmit do_softirq __do_softirq __local_bh_enable_ip skb_* __skb_*
 ping_* kmem_cache_* __kmalloc* kmalloc* consume_skb kfree_skb* __alloc_skb
-alloc_skb* sk_* __sk_* fib_* dst_* ipv4_* rt_* ip_route*'
+alloc_skb* sk_* __sk_* fib_* dst_* ipv4_* rt_* ip_route* fg_deep'
 N=$STRESS_TMP/names
 
 made=0
@@ -136,29 +140,58 @@ else
 fi
 rmdir $refused
 
-# 16 users on the deep path, until the deadline.
+# 16 users on the network path, until the deadline: it fits as for one.
 rounds=0
 while before_deadline || [ $rounds -lt 2 ]; do
 	ping_round 1
 	rounds=$((rounds + 1))
 done
 say "16 users: $rounds rounds, $pings pings in all"
-lost_users=0 lost_sum=0 maxd16=0
+maxd16=0
 for d in $USERS; do
 	lost=$(cat $d/graph_overrun)
 	cp $d/trace $STRESS_TMP/t
 	GRAPH_HOLES=$(buffer_overruns $d)
-	[ "$lost" -gt 0 ] && lost_users=$((lost_users + 1))
-	lost_sum=$((lost_sum + lost))
 	[ "$(graph_rows $STRESS_TMP/t __x64_sys_sendto)" -gt 0 ] ||
 		check_fail "$d: no __x64_sys_sendto in its trace (the user traced nothing?)"
 	graph_ok "$d (graph_overrun $lost)" $STRESS_TMP/t $N 1000
 	md=$GRAPH_MAXDEPTH
 	[ "$md" -gt "$maxd16" ] && maxd16=$md
-	[ "$md" -lt "$d1" ] || check_fail "$d traced depth $md with 16 users, as deep as one user ($d1): the stack cannot hold that"
+	[ "$lost" = 0 ] || check_fail "$d lost $lost calls of a path one user traces whole"
+	# (one ping may take a level more or less than another)
+	[ "$md" -ge $((d1 - 2)) ] || check_fail "$d traced depth $md with 16 users, one user $d1: frames grow with users"
+done
+say "16 users on the network path: max depth $maxd16 (one user: $d1), nothing lost"
+
+# 16 users on a recursion deeper than the shadow stack
+[ -w $DEEP ] || fatal "no $DEEP (CONFIG_FGRAPH_KUNIT_TEST=y): cannot nest calls deeper than the shadow stack"
+for d in $USERS; do echo > $d/trace; echo 1 > $d/tracing_on; done
+for d in $USERS; do before=$(cat $d/graph_overrun); echo $before > $STRESS_TMP/lost.$(echo $d | tr / _); done
+echo $DEEP_CALLS > $DEEP || check_fail "write of $DEEP_CALLS to $DEEP failed"
+for d in $USERS; do echo 0 > $d/tracing_on; done
+ran=$(cat $DEEP)
+say "fg_deep(): $ran nested calls (asked for $DEEP_CALLS)"
+[ "$ran" -gt 120 ] || fatal "only $ran nested calls of fg_deep() ran: not deeper than the shadow stack"
+lost_users=0 lost_sum=0 maxdd=0
+for d in $USERS; do
+	before=$(cat $STRESS_TMP/lost.$(echo $d | tr / _))
+	lost=$(($(cat $d/graph_overrun) - before))
+	cp $d/trace $STRESS_TMP/t
+	GRAPH_HOLES=$(buffer_overruns $d)
+	graph_ok "$d (deep: graph_overrun +$lost)" $STRESS_TMP/t $N 1000
+	rows=$(graph_rows $STRESS_TMP/t fg_deep)
+	md=$GRAPH_MAXDEPTH
+	[ "$md" -gt "$maxdd" ] && maxdd=$md
+	[ "$lost" -gt 0 ] && lost_users=$((lost_users + 1))
+	lost_sum=$((lost_sum + lost))
+	[ "$rows" -gt 0 ] || check_fail "$d: no fg_deep in its trace"
+	# (an interrupt that came in may have lost calls of its own too)
+	[ "$GRAPH_HOLES" = 0 ] && [ $((rows + lost)) -lt "$ran" ] &&
+		check_fail "$d: $rows calls of fg_deep traced + $lost lost < $ran calls: calls lost silently"
+	[ "$rows" -lt "$ran" ] || check_fail "$d: all $ran nested calls traced: deeper than the shadow stack?"
 done
 over=$(grep -o 'Overruns: [0-9]*' trace | sed 's/Overruns: //' | sort -n | tail -n 1)
-say "16 users: $lost_users of $nusers lost calls, $lost_sum lost in all; max depth $maxd16 (one user: $d1); task overruns shown up to ${over:-none}"
+say "16 users, $ran nested calls: $lost_users of $nusers lost calls, $lost_sum lost in all; max depth $maxdd; task overruns shown up to ${over:-none}"
 [ "$lost_users" -eq "$nusers" ] || check_fail "only $lost_users of $nusers users counted lost calls in graph_overrun"
 [ "${over:-0}" -gt 0 ] || check_fail "funcgraph-overrun shows no overrun of the task"
 
@@ -183,5 +216,5 @@ say "one user again: max depth $d3, graph_overrun $lost3"
 [ "$d3" -ge "$MIN_DEPTH" ] || check_fail "one user traced only depth $d3 after the others left"
 
 stress_cleanup
-summary "$pings pings on a depth-$d1 path; 16 users: $rounds rounds, all $lost_users lost calls ($lost_sum), max depth $maxd16; user 17 refused; one user again: depth $d3, 0 lost"
+summary "$pings pings on a depth-$d1 path; 16 users: $rounds rounds, depth $maxd16, 0 lost; $ran nested calls: all $lost_users lost calls ($lost_sum), max depth $maxdd; user 17 refused; one user again: depth $d3, 0 lost"
 exit $stress_failed
