@@ -8,6 +8,8 @@
 #   make tree / export    developer workflow on build/src/linux-$(BASE)
 #   make bisect           every prefix of the series builds and boots
 #   make cross            build every arch, dynamic and static ftrace
+#   make matrix           build and boot every arch: boot-time tracer
+#                         tests and the fgraph KUnit suites, one table
 #   make bench            cost per traced call and memory: stock 6.1,
 #                         ours and stock 6.12, under QEMU -icount
 #
@@ -21,10 +23,10 @@ export T0 := $(shell date +%s)
 
 S := scripts
 
-.PHONY: all setup setup-bench tree export kernel initramfs run check stress bisect cross bench clean help
+.PHONY: all setup setup-bench tree export kernel initramfs run check stress bisect cross matrix bench clean help
 all: help
 help:
-	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,18p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@$(S)/setup.sh
@@ -57,6 +59,11 @@ bisect: kernel
 # FLAVOURS); a table of builds and warnings
 cross: tree
 	@$(S)/cross.sh
+
+# each qemu/<arch>.conf built (as make cross's dynamic flavour) and booted
+# without a userland (MATRIX_ARCHES); a table of builds, boots and tests
+matrix: tree
+	@$(S)/matrix.sh
 
 # three kernels (stock 6.1, ours, stock 6.12) with bench/fgraph_bench.c;
 # table, CSVs and chart in build/bench/

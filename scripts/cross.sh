@@ -16,12 +16,18 @@ arches=${CROSS_ARCHES:-$(cd "$ROOT/qemu" && ls ./*.conf | sed 's|^\./||; s|\.con
 flavours=${FLAVOURS:-dynamic static}
 # a setting of qemu/<arch>.conf (lib.sh has sourced $ARCH's already)
 conf() { # arch variable
-	( unset STATIC_NO_GRAPH NO_STATIC; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
+	( unset STATIC_NO_GRAPH NO_STATIC NO_TOOLCHAIN; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
 }
 res=$BUILD/cross/results.txt	# arch|flavour|ok/FAIL|seconds|warnings
 mkdir -p "$BUILD/cross"
 : > "$res"
 for a in $arches; do
+	notc=$(conf "$a" NO_TOOLCHAIN)
+	if [ -n "$notc" ]; then
+		for f in $flavours; do echo "$a|$f|no-cc|0|0" >> "$res"; done
+		step "cross: $a: not built: $notc"
+		continue
+	fi
 	( . "$ROOT/qemu/$a.conf"
 	  # the arch's toolchain, from Debian's registry
 	  [ -z "$CROSS_COMPILE" ] || command -v "${CROSS_COMPILE}gcc" >/dev/null ||
@@ -64,17 +70,23 @@ for a in $arches; do
 done
 
 echo
-printf '%-10s %-10s %-11s %-8s %s\n' arch flavour build seconds "warnings (kernel/trace, arch ftrace code)"
+# one row per arch: build result, seconds and warnings of each flavour
+printf '%-10s' arch; for f in $flavours; do printf ' %-24s' "$f (s, warnings)"; done; echo
 failed=0
-while IFS='|' read -r a f r t w; do
-	printf '%-10s %-10s %-11s %-8s %s\n' "$a" "$f" "$r" "$t" "$w"
-	case $r in ok*|n/a) [ "$w" -eq 0 ] || failed=$((failed + 1)) ;; *) failed=$((failed + 1)) ;; esac
-done < "$res"
 for a in $arches; do
-	n=$(conf "$a" STATIC_NO_GRAPH)
-	[ -z "$n" ] || echo "ok-nograph: $n"
-	n=$(conf "$a" NO_STATIC)
-	[ -z "$n" ] || echo "n/a: $n"
+	printf '%-10s' "$a"
+	for f in $flavours; do
+		IFS='|' read -r _ _ r t w < <(grep "^$a|$f|" "$res") || r=missing t=0 w=0
+		printf ' %-24s' "$r ($t s, $w)"
+		case $r in ok*|n/a|no-cc) [ "$w" -eq 0 ] || failed=$((failed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+	done
+	echo
+done
+for a in $arches; do
+	for v in STATIC_NO_GRAPH:ok-nograph NO_STATIC:n/a NO_TOOLCHAIN:no-cc; do
+		n=$(conf "$a" "${v%%:*}")
+		[ -z "$n" ] || echo "$a ${v#*:}: $n"
+	done
 done
 echo "(logs: build/cross/<arch>-<flavour>.log, warnings: build/cross/<arch>-<flavour>.warnings)"
 [ $failed -eq 0 ] || die "cross: $failed build(s) failed or warned"

@@ -20,10 +20,13 @@ cd "$SRC"
 step "kernel: configuring $ARCH ($VARIANT) in ${OBJ#"$ROOT"/}"
 cfg=$OBJ/.config
 [ -f "$cfg" ] && cp "$cfg" "$OBJ/.config.prev"
+# Kconfig asks the compiler what it supports (cc-option): configure with
+# the compiler that builds, the arch's cross compiler.
 logged "$OBJ/config.log" "kernel: tinyconfig + fragments" sh -c '
-	make -s -C "$1" O="$2" ARCH="$3" tinyconfig &&
+	make -s -C "$1" O="$2" ARCH="$3" CROSS_COMPILE="$5" tinyconfig &&
 	ARCH="$3" "$1/scripts/kconfig/merge_config.sh" -m -O "$2" "$2/.config" $4 &&
-	make -s -C "$1" O="$2" ARCH="$3" olddefconfig' sh "$SRC" "$OBJ" "$KARCH" "$frags"
+	make -s -C "$1" O="$2" ARCH="$3" CROSS_COMPILE="$5" olddefconfig' \
+	sh "$SRC" "$OBJ" "$KARCH" "$frags" "$CROSS_COMPILE"
 # Keep the old .config (and its timestamp) when nothing changed, so that an
 # unchanged tree is not reconfigured.
 if [ -f "$OBJ/.config.prev" ] && cmp -s "$cfg" "$OBJ/.config.prev"; then
@@ -49,6 +52,9 @@ done < <(for f in $frags; do
 	done | awk '{ want[$1] = $0 } END { for (o in want) print want[o] }' | sort)
 [ $bad -eq 0 ] || die "Kconfig dropped options the fragments need (missing dependency?)"
 step "kernel: all $(cat $frags | grep -c '^CONFIG_\|^# CONFIG_') fragment options present"
+# CONFIG_ONLY=1: stop after the configuration (a quick check of the
+# fragments for an arch)
+[ -z "${CONFIG_ONLY:-}" ] || exit 0
 
 logged "$OBJ/build.log" "kernel: make -j$JOBS (ccache)" kmake -j"$JOBS"
 rm -rf "$OBJ/mods"

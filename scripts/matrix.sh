@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Build and boot the series on each architecture (make matrix): the
+# dynamic-ftrace kernel of make cross (configs/guest + configs/cross: the
+# boot-time tracer tests, function_graph with 16 users among them, and the
+# built-in fgraph KUnit suites) boots in QEMU without a userland; the
+# console is judged with kunit.py parse and the console scan of make check.
+# The kernel ends with "No working init found", which is expected here.
+# Ends with an arch table; fails if a cell that ran did not pass.
+#   MATRIX_ARCHES  the qemu/<arch>.conf names (default: all that have a
+#                  toolchain and a QEMU)
+#   BOOT_TIMEOUT   guest seconds per boot (default 1200)
+. "$(dirname "$0")/lib.sh"
+
+conf() { # arch variable
+	( unset QEMU NO_TOOLCHAIN; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
+}
+arches=${MATRIX_ARCHES:-$(cd "$ROOT/qemu" && ls ./*.conf | sed 's|^\./||; s|\.conf$||')}
+out=$BUILD/matrix
+res=$out/results.txt	# arch|build|boot|selftest|kunit fgraph|kunit stress|seconds
+mkdir -p "$out"
+: > "$res"
+for a in $arches; do
+	reason=$(conf "$a" NO_TOOLCHAIN)
+	[ -n "$reason" ] || [ -n "$(conf "$a" QEMU)" ] || reason="no QEMU settings"
+	if [ -n "$reason" ]; then
+		echo "$a|-|-|-|-|-|0|$reason" >> "$res"
+		step "matrix: $a: skipped: $reason"
+		continue
+	fi
+	( . "$ROOT/qemu/$a.conf"
+	  command -v "${CROSS_COMPILE}gcc" >/dev/null && command -v "$QEMU" >/dev/null ||
+		ARCH=$a "$ROOT/scripts/setup.sh" ) || die "setup for $a failed"
+	t=$(date +%s)
+	obj=$BUILD/obj/$a-cross-dynamic-$BASE
+	step "matrix: $a: build"
+	if ! ARCH=$a OBJ=$obj FRAGMENTS="guest cross" "$ROOT/scripts/kernel.sh" \
+		> "$out/$a-build.log" 2>&1; then
+		tail -n 15 "$out/$a-build.log" | sed 's/^/    /'
+		echo "$a|FAIL|-|-|-|-|$(( $(date +%s) - t ))|" >> "$res"
+		continue
+	fi
+	step "matrix: $a: boot (kernel only)"
+	console=$out/$a-console.log
+	rm -f "$console"
+	( . "$ROOT/qemu/$a.conf"
+	  # shellcheck disable=SC2086
+	  timeout -k 10 "${BOOT_TIMEOUT:-1200}" $QEMU $QEMU_ARGS -accel "${ACCEL:-tcg}" \
+		-display none -no-reboot -monitor none -serial "file:$console" \
+		-kernel "$obj/$IMAGE" -append "console=$CONSOLE panic=-1" < /dev/null
+	) > "$out/$a-qemu.log" 2>&1 || true
+	boot=FAIL
+	grep -q 'No working init found' "$console" 2>/dev/null && boot=ok
+	self=FAIL
+	grep -q '^Testing tracer function_graph: PASSED' "$console" 2>/dev/null && self=ok
+	grep -q 'FAILED' "$console" 2>/dev/null && self=FAIL
+	python3 "$SRC/tools/testing/kunit/kunit.py" parse --json="$out/$a-kunit.json" \
+		< "$console" > "$out/$a-kunit.txt" 2>&1 || true
+	k() { # suite: passed/total
+		jq -r --arg s "$1" '[.sub_groups[]? | select(.name == $s) |
+			[.. | .test_cases? // empty | .[]]] | flatten |
+			"\(map(select(.status == "PASS")) | length)/\(length)"' \
+			"$out/$a-kunit.json" 2>/dev/null || echo 0/0
+	}
+	kf=$(k fgraph) ks=$(k fgraph_stress)
+	# the expected end: a panic for want of an init, nothing before it
+	problems=$(grep -v 'No working init found' "$console" 2>/dev/null |
+		grep -E -c "$CONSOLE_BAD" || true)
+	[ "$problems" -eq 0 ] || boot="FAIL($problems)"
+	echo "$a|ok|$boot|$self|$kf|$ks|$(( $(date +%s) - t ))|" >> "$res"
+	step "matrix: $a: boot $boot, function_graph self-test $self, KUnit fgraph $kf, fgraph_stress $ks"
+done
+
+echo
+printf '%-10s %-6s %-9s %-9s %-13s %-13s %s\n' arch build boot selftest "kunit fgraph" "kunit stress" seconds
+failed=0
+while IFS='|' read -r a b boot self kf ks t why; do
+	printf '%-10s %-6s %-9s %-9s %-13s %-13s %s\n' "$a" "$b" "$boot" "$self" "$kf" "$ks" "$t${why:+  ($why)}"
+	[ -n "$why" ] && continue
+	ok=1
+	[ "$b" = ok ] && [ "$boot" = ok ] && [ "$self" = ok ] || ok=0
+	for c in "$kf" "$ks"; do
+		[ "${c%/*}" = "${c#*/}" ] && [ "${c#*/}" != 0 ] || ok=0
+	done
+	[ $ok = 1 ] || failed=$((failed + 1))
+done < "$res"
+echo "(consoles and KUnit reports: build/matrix/<arch>-console.log, <arch>-kunit.txt)"
+[ $failed -eq 0 ] || die "matrix: $failed arch(es) did not pass"
+step "matrix: all passed"
