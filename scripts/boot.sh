@@ -28,7 +28,7 @@ console=$RUNDIR/console.log output=$RUNDIR/output.log
 rm -f "$console" "$output"
 : > "$output"
 
-append="console=$CONSOLE panic=-1 fgmode=$mode ${KCMDLINE:-}"
+append="console=$CONSOLE panic=-1 ${BOOT_APPEND:-} fgmode=$mode ${KCMDLINE:-}"
 if [ $interactive = 1 ]; then
 	append="$append fgout=/dev/console fgshell=1"
 	serial=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$console"

@@ -46,7 +46,7 @@ for a in $arches; do
 	  # shellcheck disable=SC2086
 	  timeout -k 10 "${BOOT_TIMEOUT:-1200}" $QEMU $QEMU_ARGS -accel "${ACCEL:-tcg}" \
 		-display none -no-reboot -monitor none -serial "file:$console" \
-		-kernel "$obj/$IMAGE" -append "console=$CONSOLE panic=-1" < /dev/null
+		-kernel "$obj/$IMAGE" -append "console=$CONSOLE panic=-1 ${BOOT_APPEND:-}" < /dev/null
 	) > "$out/$a-qemu.log" 2>&1 || true
 	boot=FAIL
 	grep -q 'No working init found' "$console" 2>/dev/null && boot=ok
