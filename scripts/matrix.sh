@@ -52,7 +52,7 @@ for a in $arches; do
 	grep -q 'No working init found' "$console" 2>/dev/null && boot=ok
 	self=FAIL
 	grep -q '^Testing tracer function_graph: PASSED' "$console" 2>/dev/null && self=ok
-	grep -q 'FAILED' "$console" 2>/dev/null && self=FAIL
+	grep -q '^Testing tracer.*FAILED!\|^FAILED!' "$console" 2>/dev/null && self=FAIL
 	python3 "$SRC/tools/testing/kunit/kunit.py" parse --json="$out/$a-kunit.json" \
 		< "$console" > "$out/$a-kunit.txt" 2>&1 || true
 	k() { # suite: passed/total
