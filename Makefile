@@ -12,6 +12,8 @@
 #                         tests and the fgraph KUnit suites, one table
 #   make bench            cost per traced call and memory: stock 6.1,
 #                         ours and stock 6.12, under QEMU -icount
+#   make profile          where one traced call's instructions go, per
+#                         function, on the kernels make bench built
 #
 # Variables: ARCH (qemu/*.conf, default x86_64), BASE (bases/*.conf,
 # default 6.1), JOBS, TIMEOUT (seconds), CMD, EXTRA_CONFIGS.
@@ -23,10 +25,10 @@ export T0 := $(shell date +%s)
 
 S := scripts
 
-.PHONY: all setup setup-bench tree export kernel initramfs run check stress bisect cross matrix bench clean help
+.PHONY: all setup setup-bench tree export kernel initramfs run check stress bisect cross matrix bench profile clean help
 all: help
 help:
-	@sed -n '2,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@$(S)/setup.sh
@@ -68,10 +70,14 @@ matrix: tree
 # three kernels (stock 6.1, ours, stock 6.12) with bench/fgraph_bench.c;
 # table, CSVs and chart in build/bench/
 setup-bench:
-	@EXTRA_PKGS=gnuplot-nox $(S)/setup.sh 6.1 6.12
+	@EXTRA_PKGS="gnuplot-nox gdb" $(S)/setup.sh 6.1 6.12
 
 bench: setup-bench
 	@$(S)/bench.sh
+
+# gdb single-steps one call per case in each bench kernel (KERNELS, USERS)
+profile: setup-bench
+	@$(S)/profile.sh
 
 clean:
 	rm -rf build/obj build/run

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# make profile: where the instructions of one traced call go, per function,
+# on the bench kernels that 'make bench' built (KERNELS, default all three).
+# gdb (bench/profile.py) single-steps the guest through QEMU's gdbstub
+# while bench/profile-guest.sh makes one call per case: an empty traced
+# function with nothing, one ftrace_ops, and USERS (default "1 2 16") fgraph
+# users; getppid() with function_graph and with the profiler on every
+# function. Tables in build/bench/profile-<kernel>.txt.
+. "$(dirname "$0")/lib.sh"
+
+[ "$ARCH" = x86_64 ] || die "make profile runs on x86_64 only"
+command -v gdb > /dev/null || die "make profile needs gdb (apt-get install gdb)"
+out=$BUILD/bench
+USERS=${USERS:-1 2 16}
+cases="off@fgraph_bench_target function@fgraph_bench_target"
+for u in $USERS; do cases="$cases fgraph-$u@fgraph_bench_target"; done
+cases="$cases getppid-function_graph@__x64_sys_getppid getppid-profiler@__x64_sys_getppid"
+
+for k in ${KERNELS:-6.1-stock 6.1-fgraph 6.12-stock}; do
+	obj=$BUILD/obj/$ARCH-bench-$k
+	[ -f "$obj/vmlinux" ] || die "no $obj/vmlinux: run 'make bench' first"
+	step "profile: $k"
+	# gdb waits for the gdbstub; the guest waits for nothing
+	( sleep 1; PROFILE_CASES=$cases gdb -q -batch -nx "$obj/vmlinux" \
+		-x "$ROOT/bench/profile.py" > "$out/profile-$k.gdb" 2>&1 ) &
+	gdbpid=$!
+	OBJ=$obj RUNDIR=$BUILD/run/$ARCH-profile-$k \
+	QEMU_EXTRA="-s -S -smp 1 -icount shift=0,sleep=off" \
+	GUEST_FILES="$out/getppid-loop:/usr/bin/getppid-loop" \
+	KCMDLINE="nokaslr USERS=${USERS// /,}" \
+		"$ROOT/scripts/boot.sh" cmd "$ROOT/bench/profile-guest.sh" > "$out/profile-$k.log" 2>&1 ||
+		{ tail -n 20 "$out/profile-$k.log" >&2; die "profile: the $k guest failed"; }
+	wait "$gdbpid" || true
+	sed -n 's/^P //p' "$out/profile-$k.gdb" > "$out/profile-$k.txt"
+	grep -q '^case ' "$out/profile-$k.txt" ||
+		die "profile: gdb found no case (${out#"$ROOT"/}/profile-$k.gdb)"
+	step "profile: $k: ${out#"$ROOT"/}/profile-$k.txt"
+	cat "$out/profile-$k.txt"
+done
