@@ -20,11 +20,26 @@ for k in ${KERNELS:-6.1-stock 6.1-fgraph 6.12-stock}; do
 	obj=$BUILD/obj/$ARCH-bench-$k
 	[ -f "$obj/vmlinux" ] || die "no $obj/vmlinux: run 'make bench' first"
 	step "profile: $k"
-	# gdb waits for the gdbstub; the guest waits for nothing
-	( sleep 1; PROFILE_CASES=$cases gdb -q -batch -nx "$obj/vmlinux" \
-		-x "$ROOT/bench/profile.py" > "$out/profile-$k.gdb" 2>&1 ) &
+	rundir=$BUILD/run/$ARCH-profile-$k
+	# -S stops the guest until gdb attaches to the gdbstub (-s, tcp::1234)
+	if command -v ss > /dev/null && [ -n "$(ss -ltnH 'sport = :1234')" ]; then
+		die "profile: tcp port 1234 is in use (another gdbstub?): the guest's gdbstub needs it"
+	fi
+	# gdb waits for the gdbstub; if it fails, the stopped guest is killed
+	# rather than left to boot.sh's timeout
+	( sleep 1
+	  PROFILE_CASES=$cases gdb -q -batch -nx "$obj/vmlinux" \
+		-x "$ROOT/bench/profile.py" > "$out/profile-$k.gdb" 2>&1 || true
+	  if ! grep -q '^P case ' "$out/profile-$k.gdb"; then
+		echo "profile: gdb stepped no case, stopping the guest" >&2
+		# (the guest may not be started yet: its initramfs is built first)
+		for _ in $(seq 60); do
+			pkill -f -- "$rundir/console.log" && break
+			sleep 1
+		done
+	  fi ) &
 	gdbpid=$!
-	OBJ=$obj RUNDIR=$BUILD/run/$ARCH-profile-$k \
+	OBJ=$obj RUNDIR=$rundir \
 	QEMU_EXTRA="-s -S -smp 1 -icount shift=0,sleep=off" \
 	GUEST_FILES="$out/getppid-loop:/usr/bin/getppid-loop" \
 	KCMDLINE="nokaslr USERS=${USERS// /,}" \
