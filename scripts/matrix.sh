@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 conf() { # arch variable
-	( unset QEMU NO_TOOLCHAIN; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
+	( unset QEMU NO_QEMU NO_TOOLCHAIN; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
 }
 arches=${MATRIX_ARCHES:-$(cd "$ROOT/qemu" && ls ./*.conf | sed 's|^\./||; s|\.conf$||')}
 out=$BUILD/matrix
@@ -21,6 +21,7 @@ mkdir -p "$out"
 : > "$res"
 for a in $arches; do
 	reason=$(conf "$a" NO_TOOLCHAIN)
+	[ -n "$reason" ] || reason=$(conf "$a" NO_QEMU)
 	[ -n "$reason" ] || [ -n "$(conf "$a" QEMU)" ] || reason="no QEMU settings"
 	if [ -n "$reason" ]; then
 		echo "$a|-|-|-|-|-|0|$reason" >> "$res"
@@ -55,10 +56,12 @@ for a in $arches; do
 	grep -q '^Testing tracer.*FAILED!\|^FAILED!' "$console" 2>/dev/null && self=FAIL
 	python3 "$SRC/tools/testing/kunit/kunit.py" parse --json="$out/$a-kunit.json" \
 		< "$console" > "$out/$a-kunit.txt" 2>&1 || true
-	k() { # suite: passed/total
+	k() { # suite: passed/total, then +<n>s if n cases were skipped
 		jq -r --arg s "$1" '[.sub_groups[]? | select(.name == $s) |
 			[.. | .test_cases? // empty | .[]]] | flatten |
-			"\(map(select(.status == "PASS")) | length)/\(length)"' \
+			(map(select(.status == "SKIP")) | length) as $k |
+			"\(map(select(.status == "PASS")) | length)/\(length)" +
+			(if $k > 0 then "+\($k)s" else "" end)' \
 			"$out/$a-kunit.json" 2>/dev/null || echo 0/0
 	}
 	kf=$(k fgraph) ks=$(k fgraph_stress)
@@ -79,10 +82,17 @@ while IFS='|' read -r a b boot self kf ks t why; do
 	ok=1
 	[ "$b" = ok ] && [ "$boot" = ok ] && [ "$self" = ok ] || ok=0
 	for c in "$kf" "$ks"; do
-		[ "${c%/*}" = "${c#*/}" ] && [ "${c#*/}" != 0 ] || ok=0
+		# passed + skipped (each with its reason in the console) = total
+		tot=${c#*/} sk=0
+		case $tot in *+*s) sk=${tot#*+}; sk=${sk%s}; tot=${tot%%+*} ;; esac
+		[ $(( ${c%%/*} + sk )) = "$tot" ] && [ "$tot" != 0 ] || ok=0
 	done
 	[ $ok = 1 ] || failed=$((failed + 1))
 done < "$res"
+# each skipped KUnit case with its reason
+for a in $arches; do
+	grep -s '^ *ok [0-9]* .* # SKIP' "$out/$a-console.log" | sed "s/^ */$a: skipped: /" || true
+done
 echo "(consoles and KUnit reports: build/matrix/<arch>-console.log, <arch>-kunit.txt)"
 [ $failed -eq 0 ] || die "matrix: $failed arch(es) did not pass"
 step "matrix: all passed"
