@@ -47,7 +47,19 @@ for a in $arches; do
 	  # shellcheck disable=SC2086
 	  timeout -k 10 "${BOOT_TIMEOUT:-1200}" $QEMU $QEMU_ARGS -accel "${ACCEL:-tcg}" \
 		-display none -no-reboot -monitor none -serial "file:$console" \
-		-kernel "$obj/$IMAGE" -append "console=$CONSOLE panic=-1 ${BOOT_APPEND:-}" < /dev/null
+		-kernel "$obj/$IMAGE" -append "console=$CONSOLE panic=-1 ${BOOT_APPEND:-}" < /dev/null &
+	  q=$!
+	  # not every firmware can reboot (sparc64's OpenBIOS loops on
+	  # "Reboot failed!"): stop the guest once the kernel has panicked
+	  while kill -0 $q 2>/dev/null; do
+		if grep -qa 'Kernel panic' "$console" 2>/dev/null; then
+			sleep 5
+			kill $q 2>/dev/null || true
+			break
+		fi
+		sleep 2
+	  done
+	  wait $q || true
 	) > "$out/$a-qemu.log" 2>&1 || true
 	boot=FAIL
 	grep -q 'No working init found' "$console" 2>/dev/null && boot=ok
@@ -66,8 +78,8 @@ for a in $arches; do
 	}
 	kf=$(k fgraph) ks=$(k fgraph_stress)
 	# the expected end: a panic for want of an init, nothing before it
-	problems=$(grep -v 'No working init found' "$console" 2>/dev/null |
-		grep -E -c "$CONSOLE_BAD" || true)
+	problems=$(sed '/No working init found/q' "$console" 2>/dev/null |
+		grep -v 'No working init found' | grep -a -E -c "$CONSOLE_BAD" || true)
 	[ "$problems" -eq 0 ] || boot="FAIL($problems)"
 	echo "$a|ok|$boot|$self|$kf|$ks|$(( $(date +%s) - t ))|" >> "$res"
 	step "matrix: $a: boot $boot, function_graph self-test $self, KUnit fgraph $kf, fgraph_stress $ks"
