@@ -25,7 +25,7 @@ export T0 := $(shell date +%s)
 
 S := scripts
 
-.PHONY: all setup setup-bench tree export kernel initramfs run check stress bisect cross matrix bench profile clean help
+.PHONY: all setup setup-bench tree export kernel userland run check stress bisect cross matrix bench profile clean help
 all: help
 help:
 	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
@@ -42,15 +42,19 @@ export:
 kernel: tree
 	@$(S)/kernel.sh
 
-run: kernel
+# the guest's userland (busybox and the tools ftracetest needs) for ARCH
+userland: setup
+	@$(S)/initramfs.sh --userland
+
+run: userland kernel
 	@$(S)/boot.sh $(if $(CMD),cmd,run) $(CMD)
 
-check: kernel
+check: userland kernel
 	@$(S)/check.sh
 
 # fgraph stress scenarios (scripts/stress.sh): SHORT=1, STRESS_SECONDS,
 # STRESS_SEED, SCENARIOS, FLAVOR=debug
-stress: kernel
+stress: userland kernel
 	@$(S)/stress.sh
 
 # every prefix of the series builds and boots (slow: one build per patch)

@@ -5,8 +5,9 @@
 #   boot.sh cmd SCRIPT     run SCRIPT in the guest as root, return its status
 #   boot.sh check          run ftracetest (KUnit runs at boot); check.sh
 #                          reads the logs
-# The serial console (ttyS0) goes to $RUNDIR/console.log, results (ttyS1)
-# to $RUNDIR/output.log and to stdout as they come.
+# The serial console (ttyS0) goes to $RUNDIR/console.log, results (ttyS1,
+# or a virtio console: OUTPUT_TTY of qemu/<arch>.conf) to
+# $RUNDIR/output.log and to stdout as they come.
 . "$(dirname "$0")/lib.sh"
 
 mode=$1 cmd=${2:-}
@@ -21,11 +22,14 @@ esac
 interactive=0
 [ "$mode" = run ] && [ -t 0 ] && [ -t 1 ] && [ -z "${CI:-}" ] && interactive=1
 
+# Guest failures get their own exit codes, apart from the guest's own status.
+fail() { printf '[%6s] ERROR: %s\n' "$(elapsed)" "$2" >&2; exit "$1"; }
+
 mkdir -p "$RUNDIR"
-initrd=$RUNDIR/initramfs-$mode.cpio
-"$ROOT/scripts/initramfs.sh" "$initrd" "$cmd"
 console=$RUNDIR/console.log output=$RUNDIR/output.log
 rm -f "$console" "$output"
+initrd=$RUNDIR/initramfs-$mode.cpio
+"$ROOT/scripts/initramfs.sh" "$initrd" "$cmd" || fail 126 "no initramfs for the guest"
 : > "$output"
 
 append="console=$CONSOLE panic=-1 ${BOOT_APPEND:-} fgmode=$mode ${KCMDLINE:-}"
@@ -35,7 +39,15 @@ if [ $interactive = 1 ]; then
 		-serial chardev:con -mon chardev=con -serial "file:$output")
 else
 	append="$append fgout=/dev/$OUTPUT_TTY"
-	serial=(-monitor none -serial "file:$console" -serial "file:$output")
+	serial=(-monitor none -serial "file:$console")
+	# a board with one UART: results on a virtio console (OUTPUT_DEVICE,
+	# the virtio-serial bus of the board)
+	if [ -n "${OUTPUT_DEVICE:-}" ]; then
+		serial+=(-chardev "file,id=fgout,path=$output" -device "$OUTPUT_DEVICE"
+			 -device virtconsole,chardev=fgout)
+	else
+		serial+=(-serial "file:$output")
+	fi
 fi
 # shellcheck disable=SC2086
 qemu=($QEMU $QEMU_ARGS ${QEMU_EXTRA:-} -accel "${ACCEL:-tcg}" -display none -no-reboot
@@ -61,8 +73,6 @@ if [ -n "$problems" ]; then
 	printf '%s\n' "$problems" >&2
 	echo "*** the kernel reported problems on the console (above; full log: ${console#"$ROOT"/})" >&2
 fi
-# Guest failures get their own exit codes, apart from the guest's own status.
-fail() { printf '[%6s] ERROR: %s\n' "$(elapsed)" "$2" >&2; exit "$1"; }
 [ $rc -ne 124 ] || fail 124 "guest timed out after ${timeout}s (see ${console#"$ROOT"/})"
 [ $rc -eq 0 ] || fail 126 "QEMU exited with status $rc (see ${console#"$ROOT"/})"
 log=$output

@@ -2,11 +2,15 @@
 # Boot the kernel in check mode and judge the run: KUnit (parsed with the
 # kernel's tools/testing/kunit/kunit.py), ftracetest (its own result lines
 # and summary) and the console (panics, BUGs, WARNINGs, lockdep...).
-# Non-passes are failures unless tests/known-nonpass.txt explains them.
+# Non-passes are failures unless tests/known-nonpass.<arch>.txt (that arch
+# only; its entry for a test wins) or tests/known-nonpass.txt (every arch)
+# explains them.
 # Ends with the line "N passed, N failed, N skipped".
 . "$(dirname "$0")/lib.sh"
 
-known=$ROOT/tests/known-nonpass.txt
+known=$RUNDIR/known-nonpass.txt	# the two lists, this arch's first
+mkdir -p "$RUNDIR"
+cat "$ROOT/tests/known-nonpass.$ARCH.txt" "$ROOT/tests/known-nonpass.txt" > "$known" 2>/dev/null || true
 # REJUDGE=<boot status> judges the logs of the last run again, without
 # booting (for work on this script and on tests/known-nonpass.txt).
 if [ -n "${REJUDGE:-}" ]; then
@@ -23,8 +27,13 @@ else
 		"$ROOT/scripts/boot.sh" check && boot_rc=0 || boot_rc=$?
 fi
 console=$RUNDIR/console.log output=$RUNDIR/output.log
+# (a guest that never started left no logs: judged as such below)
+[ -e "$console" ] || : > "$console"
+[ -e "$output" ] || : > "$output"
 results=$RUNDIR/results.txt	# suite|test|RESULT, one line per test
+judged=$RUNDIR/judged.txt	# suite|test|pass, fail or skip (explained)
 : > "$results"
+: > "$judged"
 
 # KUnit: built-in suites ran at boot and printed KTAP on the console.
 # kunit.py parse exits 1 when a test failed (judged below, per test); any
@@ -103,20 +112,23 @@ while IFS='|' read -r suite test result; do
 	entry=$(grep -F "$suite|$test|" "$known" 2>/dev/null | grep -v '^#' | head -n 1 || true)
 	if [ "$result" = PASS ]; then
 		passed=$((passed + 1)); row_p[$suite]=$(( ${row_p[$suite]:-0} + 1 ))
+		echo "$suite|$test|pass" >> "$judged"
 		# FLAKY entries fail only sometimes: a pass does not make them stale
 		case $entry in *"|FLAKY|"*) entry= ;; esac
 		[ -z "$entry" ] || stale="$stale\n  $suite: $test (listed as ${entry#*|*|}; it passes now: remove the entry)"
 	elif [ -n "$entry" ] && { [ "$(echo "$entry" | cut -d'|' -f3)" = "$result" ] ||
 		{ [ "$result" = FAIL ] && [ "$(echo "$entry" | cut -d'|' -f3)" = FLAKY ]; }; }; then
 		skipped=$((skipped + 1)); row_s[$suite]=$(( ${row_s[$suite]:-0} + 1 ))
+		echo "$suite|$test|skip" >> "$judged"
 	else
 		failed=$((failed + 1)); row_f[$suite]=$(( ${row_f[$suite]:-0} + 1 ))
+		echo "$suite|$test|fail" >> "$judged"
 		echo "FAIL: $suite: $test: $result${entry:+ (known-nonpass.txt expects $(echo "$entry" | cut -d'|' -f3))}"
 	fi
 done < "$results"
 
 extra_fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-[ -z "$stale" ] || { printf "stale entries in tests/known-nonpass.txt:$stale\n"; extra_fail "known-nonpass.txt has stale entries"; }
+[ -z "$stale" ] || { printf "stale entries in tests/known-nonpass{,.$ARCH}.txt:$stale\n"; extra_fail "known-nonpass.txt has stale entries"; }
 grep -q '^kunit:' "$results" || extra_fail "no KUnit results on the console (see ${RUNDIR#"$ROOT"/}/kunit.txt)"
 [ "$kunit_rc" -le 1 ] || extra_fail "kunit.py parse failed (status $kunit_rc, see ${RUNDIR#"$ROOT"/}/kunit.txt)"
 # What must have run: every case of the fgraph KUnit suites (a KTAP "ok"
@@ -145,10 +157,17 @@ esac
 
 echo
 printf '%-40s %6s %6s %7s\n' suite passed failed skipped
+# the same numbers for make matrix: "suite passed failed skipped", then
+# "all ..." (the verdict, with the extra failures above)
+summary=$RUNDIR/summary.txt
+: > "$summary"
 for s in $order; do
 	printf '%-40s %6d %6d %7d\n' "$s" "${row_p[$s]:-0}" "${row_f[$s]:-0}" "${row_s[$s]:-0}"
+	echo "$s ${row_p[$s]:-0} ${row_f[$s]:-0} ${row_s[$s]:-0}" >> "$summary"
 done
-echo "(skipped = non-pass explained in tests/known-nonpass.txt; logs in ${RUNDIR#"$ROOT"/}/)"
+echo "all $passed $failed $skipped" >> "$summary"
+echo "boot $boot_rc" >> "$summary"
+echo "(skipped = non-pass explained in tests/known-nonpass{,.$ARCH}.txt; logs in ${RUNDIR#"$ROOT"/}/)"
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

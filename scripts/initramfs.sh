@@ -4,28 +4,86 @@
 # /opt/selftests/ftrace), the kernel's modules, for 'make run CMD=...' the
 # user's script at /cmd/script, and GUEST_FILES ("host-path:guest-path ...").
 #   initramfs.sh OUTPUT [CMD-SCRIPT]
+#   initramfs.sh --userland    only fetch the guest's userland (make setup
+#                              for a guest of another arch), or say why
+#                              there is none
 . "$(dirname "$0")/lib.sh"
 
 out=$1 cmd=${2:-}
-gen=$OBJ/usr/gen_init_cpio
-[ -x "$gen" ] || die "$gen is missing: build the kernel first"
 
-# busybox-static for the guest's architecture.
+# The guest's userland, for its architecture: busybox-static, and chrt
+# (util-linux) and nice (coreutils), which busybox lacks and the wakeup
+# tracer tests need, with the libc they link. The host's own for its
+# arch; for another arch, the same Debian packages of that arch
+# (multiarch: make setup adds the architecture to dpkg), unpacked in
+# build/userland/<arch>; the list of packages there says what it holds.
+ul=
+[ -z "${NO_USERLAND:-}" ] ||
+	die "no userland for $ARCH: $NO_USERLAND; make matrix MATRIX_ARCHES=$ARCH runs its KUnit suites and boot-time tests without one"
 if [ "$DEB_ARCH" = "$(dpkg --print-architecture)" ]; then
 	busybox=/bin/busybox
 else
-	busybox=$BUILD/userland/$DEB_ARCH/bin/busybox
-	if [ ! -x "$busybox" ]; then
-		step "initramfs: fetching busybox-static:$DEB_ARCH"
-		d=$BUILD/userland/$DEB_ARCH
+	d=$BUILD/userland/$DEB_ARCH
+	ul=$d/root
+	busybox=$ul/bin/busybox
+	want=$(for p in busybox-static util-linux coreutils libc6; do echo "$p:$DEB_ARCH"; done)
+	if [ "$(cat "$d/packages" 2>/dev/null)" != "$want" ]; then
+		step "initramfs: fetching busybox-static, util-linux, coreutils and libc6 for $DEB_ARCH"
+		dpkg --print-foreign-architectures | grep -x "$DEB_ARCH" >/dev/null ||
+			die "dpkg does not know $DEB_ARCH: run make setup ARCH=$ARCH first"
+		rm -rf "$d"
 		mkdir -p "$d/deb"
-		dpkg --print-foreign-architectures | grep -qx "$DEB_ARCH" || {
-			dpkg --add-architecture "$DEB_ARCH" && apt-get update -q >/dev/null; }
-		( cd "$d/deb" && apt-get download -q "busybox-static:$DEB_ARCH" >/dev/null )
-		dpkg -x "$d"/deb/busybox-static_*.deb "$d/root"
-		cp "$d/root/bin/busybox" "$busybox"
+		# shellcheck disable=SC2086
+		( cd "$d/deb" && apt-get download -q -o APT::Sandbox::User="$(id -un)" $want >/dev/null ) ||
+			die "apt-get download $(echo $want) failed"
+		for deb in "$d"/deb/*.deb; do dpkg -x "$deb" "$d/root.new"; done
+		mv "$d/root.new" "$ul"
+		echo "$want" > "$d/packages"
 	fi
 fi
+[ "$out" != --userland ] || { step "setup: userland for $ARCH present"; exit 0; }
+gen=$OBJ/usr/gen_init_cpio
+[ -x "$gen" ] || die "$gen is missing: build the kernel first"
+
+# A path of the unpacked foreign userland with its symbolic links
+# followed inside it (absolute ones too).
+in_ul() { # guest-path
+	local p=$1 l n=0
+	while [ -L "$ul$p" ] && [ $n -lt 16 ]; do
+		l=$(readlink "$ul$p")
+		case $l in /*) p=$l ;; *) p=$(dirname "$p")/$l ;; esac
+		n=$((n + 1))
+	done
+	echo "$ul$p"
+}
+# gen_init_cpio lines for a dynamically linked tool at /usr/bin/<tool> and
+# its libraries (each at its own path, which the loader searches).
+tool_lines() { # tool
+	local bin lib interp need
+	if [ -z "$ul" ]; then
+		bin=$(command -v "$1") || return 0
+		echo "file /usr/bin/$1 $bin 755 0 0"
+		ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do
+			echo "dir $(dirname "$lib") 755 0 0"
+			echo "file $lib $(realpath "$lib") 755 0 0"
+		done
+		return 0
+	fi
+	bin=$(in_ul "/usr/bin/$1")
+	[ -f "$bin" ] || die "userland of $DEB_ARCH has no /usr/bin/$1"
+	echo "file /usr/bin/$1 $bin 755 0 0"
+	interp=$(readelf -l "$bin" | sed -n 's/.*interpreter: \(.*\)\]$/\1/p')
+	need=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+	for lib in $interp $(for n in $need; do
+			( cd "$ul" && ls -d lib/*/"$n" lib*/"$n" usr/lib/*/"$n" 2>/dev/null ) |
+				head -n 1 | sed 's|^|/|'
+		done); do
+		[ -e "$(in_ul "$lib")" ] || die "userland of $DEB_ARCH: $1 needs $lib, not found"
+		d=$(dirname "$lib")
+		while [ "$d" != / ]; do echo "dir $d 755 0 0"; d=$(dirname "$d"); done
+		echo "file $lib $(in_ul "$lib") 755 0 0"
+	done
+}
 
 # Emit gen_init_cpio lines for a host directory copied to a guest path.
 tree_lines() { # hostdir guestdir
@@ -58,24 +116,14 @@ list=$out.list
 	echo "dir /opt/selftests/ftrace 755 0 0"
 	tree_lines "$SRC/tools/testing/selftests/ftrace" /opt/selftests/ftrace
 	[ -d "$OBJ/mods/lib/modules" ] && tree_lines "$OBJ/mods/lib/modules" /lib/modules
-	# chrt (util-linux) and nice (coreutils), which busybox lacks and the
-	# wakeup tracer tests need, with their shared libraries.
-	if [ "$busybox" = /bin/busybox ]; then
-		for tool in chrt nice; do
-			bin=$(command -v "$tool") || continue
-			echo "file /usr/bin/$tool $bin 755 0 0"
-			ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do
-				echo "dir $(dirname "$lib") 755 0 0"
-				echo "file $lib $(realpath "$lib") 755 0 0"
-			done
-		done | sort -u
-	fi
+	for tool in chrt nice; do tool_lines "$tool"; done | sort -u
 	[ -z "$cmd" ] || echo "file /cmd/script $(realpath "$cmd") 755 0 0"
 	for f in ${GUEST_FILES:-}; do
 		echo "file ${f#*:} $(realpath "${f%%:*}") $(stat -c %a "${f%%:*}") 0 0"
 	done
 	# ftracetest cases known to wedge the guest: the guest does not run them.
-	grep '^ftracetest|[^|]*|HANG|' "$ROOT/tests/known-nonpass.txt" | cut -d'|' -f2 > "$out.hang" || true
+	cat "$ROOT/tests/known-nonpass.$ARCH.txt" "$ROOT/tests/known-nonpass.txt" 2>/dev/null |
+		grep '^ftracetest|[^|]*|HANG|' | cut -d'|' -f2 > "$out.hang" || true
 	echo "file /opt/selftests/ftracetest-hang $out.hang 644 0 0"
 } > "$list"
 "$gen" "$list" > "$out"

@@ -5,12 +5,14 @@
 . "$(dirname "$0")/lib.sh"
 
 # FRAGMENTS names configs/*.config files (default: guest ftrace kunit),
-# then configs/$ARCH.config and EXTRA_CONFIGS; a later fragment overrides
-# an earlier one.
+# each followed by its arch part configs/<fragment>.$ARCH.config if there
+# is one, then configs/$ARCH.config and EXTRA_CONFIGS; a later fragment
+# overrides an earlier one.
 frags=
 for f in ${FRAGMENTS:-guest ftrace kunit}; do
 	[ -f "$ROOT/configs/$f.config" ] || die "FRAGMENTS: no configs/$f.config"
 	frags="$frags $ROOT/configs/$f.config"
+	[ ! -f "$ROOT/configs/$f.$ARCH.config" ] || frags="$frags $ROOT/configs/$f.$ARCH.config"
 done
 [ -f "$ROOT/configs/$ARCH.config" ] && frags="$frags $ROOT/configs/$ARCH.config"
 for f in ${EXTRA_CONFIGS:-}; do frags="$frags $(realpath "$f")"; done

@@ -48,7 +48,9 @@ logged() {
 	local log=$1 what=$2; shift 2
 	local t=$(date +%s) rc=0
 	mkdir -p "$(dirname "$log")"
-	( while sleep 60; do step "$what: still running ($(( ($(date +%s) - t) / 60 )) min)"; done ) &
+	# (the ticker stops with its script, should that be killed)
+	( while sleep 60 && kill -0 $$ 2>/dev/null; do
+		step "$what: still running ($(( ($(date +%s) - t) / 60 )) min)"; done ) &
 	local ticker=$!
 	"$@" >"$log" 2>&1 || rc=$?
 	kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true

@@ -68,4 +68,18 @@ for b in $bases; do
 			$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades "$PACKAGE=$newest"
 	  fi )
 done
+# The guest's userland of another arch comes from Debian's packages of
+# that arch (scripts/initramfs.sh fetches them): dpkg must know the arch.
+if [ -n "${DEB_ARCH:-}" ] && [ -z "${NO_USERLAND:-}" ] &&
+   [ "$DEB_ARCH" != "$(dpkg --print-architecture)" ] &&
+   ! dpkg --print-foreign-architectures | grep -x "$DEB_ARCH" >/dev/null; then
+	[ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && SUDO=sudo; } ||
+		die "the $ARCH guest's userland needs dpkg --add-architecture $DEB_ARCH, and that needs root: as root, run dpkg --add-architecture $DEB_ARCH && apt-get update, then this command again"
+	step "setup: dpkg --add-architecture $DEB_ARCH"
+	$SUDO dpkg --add-architecture "$DEB_ARCH"
+	# a mirror that syncs one arch's index late fails the whole update:
+	# go on, apt-get download says what is missing
+	$SUDO apt-get update > "$BUILD/logs/apt-update.log" 2>&1 ||
+		step "setup: apt-get update reported errors (build/logs/apt-update.log), going on"
+fi
 step "setup: packages present"

@@ -23,11 +23,11 @@ MIN_DEPTH=${MIN_DEPTH:-20}	# one user must see at least this depth
 DEEP=/sys/module/fgraph_kunit/parameters/deep
 DEEP_CALLS=200		# nested calls of fg_deep(): more than 99 frames
 PREFIX=deep
-GLOBS='__x64_sys_sendto __sys_sendto sock_* inet_* raw_* ip_* __ip_* icmp_*
+GLOBS="${SYS}sendto __sys_sendto sock_* inet_* raw_* ip_* __ip_* icmp_*
 dev_* __dev_* neigh_* netif_* __netif_* net_rx_action process_backlog
 loopback_xmit do_softirq __do_softirq __local_bh_enable_ip skb_* __skb_*
 ping_* kmem_cache_* __kmalloc* kmalloc* consume_skb kfree_skb* __alloc_skb
-alloc_skb* sk_* __sk_* fib_* dst_* ipv4_* rt_* ip_route* fg_deep'
+alloc_skb* sk_* __sk_* fib_* dst_* ipv4_* rt_* ip_route* fg_deep"
 N=$STRESS_TMP/names
 
 made=0
@@ -152,8 +152,8 @@ for d in $USERS; do
 	lost=$(cat $d/graph_overrun)
 	cp $d/trace $STRESS_TMP/t
 	GRAPH_HOLES=$(buffer_overruns $d)
-	[ "$(graph_rows $STRESS_TMP/t __x64_sys_sendto)" -gt 0 ] ||
-		check_fail "$d: no __x64_sys_sendto in its trace (the user traced nothing?)"
+	[ "$(graph_rows $STRESS_TMP/t ${SYS}sendto)" -gt 0 ] ||
+		check_fail "$d: no ${SYS}sendto in its trace (the user traced nothing?)"
 	graph_ok "$d (graph_overrun $lost)" $STRESS_TMP/t $N 1000
 	md=$GRAPH_MAXDEPTH
 	[ "$md" -gt "$maxd16" ] && maxd16=$md

@@ -37,6 +37,18 @@ reset_tracing() { # tracefs-dir...
 }
 summary() { echo "stress-summary: $*"; }
 
+# The prefix of the native system call entry points of the arch, as they
+# appear in available_filter_functions: __x64_sys_ on x86_64, and so on;
+# sys_ where the arch has no syscall wrappers. (A compat entry such as
+# s390's __s390_sys_ may be there too: not the one the tests run.)
+SYS=sys_
+for p in __x64_sys_ __arm64_sys_ __s390x_sys_ __riscv_sys_ __ia32_sys_; do
+	if grep -qx "${p}read" $TRACEFS/available_filter_functions; then
+		SYS=$p
+		break
+	fi
+done
+
 # Add each function to a filter file on its own, so that one that does not
 # exist (inlined, renamed) does not take the others with it. Prints the
 # number added.
