@@ -3,13 +3,17 @@
 #   make run              build, boot, show function_graph on a workload
 #   make run CMD=script   run a script in the guest, return its status
 #   make check            build, boot, run KUnit + ftracetest, summarize
+#                         (ARCH=arm64, arm, i386, ppc64le, s390x, mipsel:
+#                         the same on that arch, with its Debian userland)
+#   make userland         fetch the guest's userland for ARCH
 #   make stress           build, stress scenarios in the guest, one boot
 #                         each (SHORT=1: a few seconds each, one boot)
 #   make tree / export    developer workflow on build/src/linux-$(BASE)
 #   make bisect           every prefix of the series builds and boots
 #   make cross            build every arch, dynamic and static ftrace
-#   make matrix           build and boot every arch: boot-time tracer
-#                         tests and the fgraph KUnit suites, one table
+#   make matrix           every arch in turn: make check where a Debian
+#                         userland exists, else a kernel-only boot; one
+#                         table
 #   make bench            cost per traced call and memory: stock 6.1,
 #                         ours and stock 6.12, under QEMU -icount
 #   make profile          where one traced call's instructions go, per
@@ -28,7 +32,7 @@ S := scripts
 .PHONY: all setup setup-bench tree export kernel userland run check stress bisect cross matrix bench profile clean help
 all: help
 help:
-	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,23p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@$(S)/setup.sh
@@ -66,8 +70,9 @@ bisect: kernel
 cross: tree
 	@$(S)/cross.sh
 
-# each qemu/<arch>.conf built (as make cross's dynamic flavour) and booted
-# without a userland (MATRIX_ARCHES); a table of builds, boots and tests
+# each qemu/<arch>.conf in turn: make check's run where the arch has a
+# userland, else make cross's dynamic kernel booted without one
+# (MATRIX_ARCHES, MATRIX_CASES, MATRIX_STRESS); one table
 matrix: tree
 	@$(S)/matrix.sh
 
