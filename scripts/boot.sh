@@ -19,6 +19,8 @@ check) timeout=${TIMEOUT:-2700} ;;
 esac
 # the debug checkers (KASAN, lockdep...) slow the guest down about threefold
 [ -z "$FLAVOR" ] || [ -n "${TIMEOUT:-}" ] || timeout=$((timeout * 3))
+# so does a slow arch (TIME_SCALE in qemu/<arch>.conf)
+[ -n "${TIMEOUT:-}" ] || timeout=$((timeout * ${TIME_SCALE:-1}))
 interactive=0
 [ "$mode" = run ] && [ -t 0 ] && [ -t 1 ] && [ -z "${CI:-}" ] && interactive=1
 

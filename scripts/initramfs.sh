@@ -17,10 +17,47 @@ out=$1 cmd=${2:-}
 # arch; for another arch, the same Debian packages of that arch
 # (multiarch: make setup adds the architecture to dpkg), unpacked in
 # build/userland/<arch>; the list of packages there says what it holds.
-ul=
+# An arch Debian 12 has no packages of (USERLAND_FROM=source) gets
+# busybox built from Debian's source of the host's busybox-static, with
+# Debian's static configuration plus chrt and nice, statically linked
+# with the cross compiler and Debian's cross libc.
+ul= tools="chrt nice"
 [ -z "${NO_USERLAND:-}" ] ||
 	die "no userland for $ARCH: $NO_USERLAND; make matrix MATRIX_ARCHES=$ARCH runs its KUnit suites and boot-time tests without one"
-if [ "$DEB_ARCH" = "$(dpkg --print-architecture)" ]; then
+if [ "${USERLAND_FROM:-}" = source ]; then
+	d=$BUILD/userland/$DEB_ARCH
+	busybox=$d/busybox tools=
+	ver=$(dpkg-query -W -f='${source:Version}' busybox-static)
+	want="busybox $ver from source, ${CROSS_COMPILE}gcc, static config + CHRT NICE"
+	if [ "$(cat "$d/packages" 2>/dev/null)" != "$want" ]; then
+		s=$BUILD/userland/src
+		dsc=busybox_${ver#*:}.dsc
+		if [ ! -d "$s/busybox-${ver#*:}" ]; then
+			step "initramfs: fetching Debian's busybox source $ver"
+			# the pool directory of the host's package holds the source
+			pool=$(apt-get download --print-uris busybox-static | sed -n "s|^'\(.*\)/[^/]*' .*|\1|p")
+			[ -n "$pool" ] || die "apt-get download --print-uris busybox-static gave no address"
+			rm -rf "$s" && mkdir -p "$s"
+			curl -sSf -o "$s/$dsc" "$pool/$dsc" || die "cannot fetch $pool/$dsc"
+			# the files the .dsc names (dpkg-source checks their sums)
+			for f in $(sed -n '/^Files:/,/^[^ ]/s/^ [0-9a-f]* [0-9]* //p' "$s/$dsc"); do
+				curl -sSf -o "$s/$f" "$pool/$f" || die "cannot fetch $pool/$f"
+			done
+			( cd "$s" && dpkg-source -q -x "$dsc" "busybox-${ver#*:}" ) > "$s/unpack.log" 2>&1 ||
+				die "dpkg-source -x $dsc failed: see ${s#"$ROOT"/}/unpack.log"
+		fi
+		rm -rf "$d" && mkdir -p "$d/obj"
+		sed -e 's/^# CONFIG_CHRT is not set/CONFIG_CHRT=y/' \
+		    -e 's/^# CONFIG_NICE is not set/CONFIG_NICE=y/' \
+			"$s/busybox-${ver#*:}/debian/config/pkg/static" > "$d/obj/.config"
+		logged "$d/build.log" "initramfs: building busybox for $DEB_ARCH (static, ${CROSS_COMPILE}gcc)" \
+			sh -c 'yes "" | make -C "$1" O="$2" CROSS_COMPILE="$3" oldconfig >/dev/null &&
+			       make -C "$1" O="$2" CROSS_COMPILE="$3" -j"$4"' sh \
+			"$s/busybox-${ver#*:}" "$d/obj" "$CROSS_COMPILE" "$JOBS"
+		cp "$d/obj/busybox" "$d/busybox"
+		echo "$want" > "$d/packages"
+	fi
+elif [ "$DEB_ARCH" = "$(dpkg --print-architecture)" ]; then
 	busybox=/bin/busybox
 else
 	d=$BUILD/userland/$DEB_ARCH
@@ -116,7 +153,7 @@ list=$out.list
 	echo "dir /opt/selftests/ftrace 755 0 0"
 	tree_lines "$SRC/tools/testing/selftests/ftrace" /opt/selftests/ftrace
 	[ -d "$OBJ/mods/lib/modules" ] && tree_lines "$OBJ/mods/lib/modules" /lib/modules
-	for tool in chrt nice; do tool_lines "$tool"; done | sort -u
+	for tool in $tools; do tool_lines "$tool"; done | sort -u
 	[ -z "$cmd" ] || echo "file /cmd/script $(realpath "$cmd") 755 0 0"
 	for f in ${GUEST_FILES:-}; do
 		echo "file ${f#*:} $(realpath "${f%%:*}") $(stat -c %a "${f%%:*}") 0 0"

@@ -8,6 +8,8 @@ bases=${*:-$BASE}
 pkgs="git build-essential flex bison bc libelf-dev libssl-dev dwarves cpio kmod
       ccache python3 jq xz-utils busybox-static $QEMU_PKG ${EXTRA_PKGS:-}"
 [ -n "$CROSS_COMPILE" ] && pkgs="$pkgs gcc-${CROSS_COMPILE%-}"
+# a userland built from source (scripts/initramfs.sh): Debian's cross libc
+[ "${USERLAND_FROM:-}" = source ] && pkgs="$pkgs curl dpkg-dev libc6-dev-$DEB_ARCH-cross"
 
 # Installing needs root: as root, apt-get directly; otherwise through sudo
 # if it is there and lets us in. Without either, say what to run instead.
@@ -70,7 +72,7 @@ for b in $bases; do
 done
 # The guest's userland of another arch comes from Debian's packages of
 # that arch (scripts/initramfs.sh fetches them): dpkg must know the arch.
-if [ -n "${DEB_ARCH:-}" ] && [ -z "${NO_USERLAND:-}" ] &&
+if [ -n "${DEB_ARCH:-}" ] && [ -z "${NO_USERLAND:-}" ] && [ -z "${USERLAND_FROM:-}" ] &&
    [ "$DEB_ARCH" != "$(dpkg --print-architecture)" ] &&
    ! dpkg --print-foreign-architectures | grep -x "$DEB_ARCH" >/dev/null; then
 	[ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && SUDO=sudo; } ||

@@ -87,6 +87,7 @@ boot_scenarios() { # name...
 	local n=$(( $(echo "${guest//,/ }" | wc -w) ))
 	local timeout=$(( 300 + kunit_ms / 1000 * 3 + fuzz_secs * 2 + n * (secs * 2 + 240) ))
 	[ -z "$FLAVOR" ] || timeout=$((timeout * 3))
+	timeout=$((timeout * ${TIME_SCALE:-1}))
 	step "stress: boot for $*"
 	t=$(date +%s)
 	mkdir -p "$dir"
