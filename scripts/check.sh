@@ -63,7 +63,7 @@ if [ -z "${REJUDGE:-}" ]; then
 		name=$(basename "$g" .sh)
 		step "check: tests/guest/$name.sh"
 		grc=0
-		RUNDIR=$RUNDIR/guest-$name TIMEOUT=${GUEST_TIMEOUT:-600} \
+		RUNDIR=$RUNDIR/guest-$name TIMEOUT=${GUEST_TIMEOUT:-$((600 * ${TIME_SCALE:-1}))} \
 			KCMDLINE="${KCMDLINE:-} $(sed -n 's/^# kcmdline: //p' "$g")" \
 			"$ROOT/scripts/boot.sh" cmd "$g" > "$RUNDIR/guest-$name.log" 2>&1 || grc=$?
 		if [ $grc -eq 0 ]; then

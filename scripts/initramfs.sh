@@ -27,7 +27,11 @@ ul= tools="chrt nice"
 if [ "${USERLAND_FROM:-}" = source ]; then
 	d=$BUILD/userland/$DEB_ARCH
 	busybox=$d/busybox tools=
-	ver=$(dpkg-query -W -f='${source:Version}' busybox-static)
+	# the candidate's source version: the pool holds only current ones
+	ver=$(apt-cache show --no-all-versions busybox-static |
+	      awk '/^Source: busybox \(/ { s = $3; gsub(/[()]/, "", s) }
+		   /^Version: / { v = $2 } END { print (s != "" ? s : v) }')
+	[ -n "$ver" ] || die "apt-cache show busybox-static gave no version"
 	want="busybox $ver from source, ${CROSS_COMPILE}gcc, static config + CHRT NICE"
 	if [ "$(cat "$d/packages" 2>/dev/null)" != "$want" ]; then
 		s=$BUILD/userland/src
@@ -35,22 +39,26 @@ if [ "${USERLAND_FROM:-}" = source ]; then
 		if [ ! -d "$s/busybox-${ver#*:}" ]; then
 			step "initramfs: fetching Debian's busybox source $ver"
 			# the pool directory of the host's package holds the source
-			pool=$(apt-get download --print-uris busybox-static | sed -n "s|^'\(.*\)/[^/]*' .*|\1|p")
+			pool=$(apt-get download --print-uris busybox-static | sed -n "s|^'\(.*\)/[^/]*' .*|\1|p") ||
+				die "apt-get download --print-uris busybox-static failed"
 			[ -n "$pool" ] || die "apt-get download --print-uris busybox-static gave no address"
 			rm -rf "$s" && mkdir -p "$s"
-			curl -sSf -o "$s/$dsc" "$pool/$dsc" || die "cannot fetch $pool/$dsc"
+			curl -sSfL --retry 3 -o "$s/$dsc" "$pool/$dsc" || die "cannot fetch $pool/$dsc"
 			# the files the .dsc names (dpkg-source checks their sums)
 			for f in $(sed -n '/^Files:/,/^[^ ]/s/^ [0-9a-f]* [0-9]* //p' "$s/$dsc"); do
-				curl -sSf -o "$s/$f" "$pool/$f" || die "cannot fetch $pool/$f"
+				curl -sSfL --retry 3 -o "$s/$f" "$pool/$f" || die "cannot fetch $pool/$f"
 			done
-			( cd "$s" && dpkg-source -q -x "$dsc" "busybox-${ver#*:}" ) > "$s/unpack.log" 2>&1 ||
+			# (unpacked under another name: a failure leaves no tree behind)
+			( cd "$s" && dpkg-source -q -x "$dsc" unpack ) > "$s/unpack.log" 2>&1 ||
 				die "dpkg-source -x $dsc failed: see ${s#"$ROOT"/}/unpack.log"
+			mv "$s/unpack" "$s/busybox-${ver#*:}"
 		fi
 		rm -rf "$d" && mkdir -p "$d/obj"
 		sed -e 's/^# CONFIG_CHRT is not set/CONFIG_CHRT=y/' \
 		    -e 's/^# CONFIG_NICE is not set/CONFIG_NICE=y/' \
 			"$s/busybox-${ver#*:}/debian/config/pkg/static" > "$d/obj/.config"
 		logged "$d/build.log" "initramfs: building busybox for $DEB_ARCH (static, ${CROSS_COMPILE}gcc)" \
+			env -u ARCH -u MAKEFLAGS -u MAKELEVEL \
 			sh -c 'yes "" | make -C "$1" O="$2" CROSS_COMPILE="$3" oldconfig >/dev/null &&
 			       make -C "$1" O="$2" CROSS_COMPILE="$3" -j"$4"' sh \
 			"$s/busybox-${ver#*:}" "$d/obj" "$CROSS_COMPILE" "$JOBS"
