@@ -30,12 +30,19 @@ need_root() { # packages...
 	exit 1
 }
 apt_updated=
+# An index that fails to download (a mirror in the middle of a sync, seen
+# for one foreign arch's security index) need not stop the install: what
+# apt-get install cannot find then fails there, with its name.
+apt_update() {
+	mkdir -p "$BUILD/logs"
+	step "setup: apt-get update"
+	$SUDO apt-get -o Acquire::Retries=3 update > "$BUILD/logs/apt-update.log" 2>&1 ||
+		step "setup: apt-get update reported errors (build/logs/apt-update.log), going on"
+	apt_updated=1
+}
 apt_install() {
 	need_root "$@"
-	if [ -z "$apt_updated" ]; then
-		logged "$BUILD/logs/apt-update.log" "setup: apt-get update" $SUDO apt-get update
-		apt_updated=1
-	fi
+	[ -n "$apt_updated" ] || apt_update
 	logged "$BUILD/logs/apt-install.log" "setup: installing $*" \
 		$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
 }
@@ -52,7 +59,7 @@ for b in $bases; do
 	  have=$(dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || true)
 	  [ "$have" = "$VERSION" ] && exit 0
 	  need_root "$PACKAGE=$VERSION"
-	  [ -n "$apt_updated" ] || logged "$BUILD/logs/apt-update.log" "setup: apt-get update" $SUDO apt-get update
+	  [ -n "$apt_updated" ] || apt_update
 	  if apt-cache madison "$PACKAGE" | awk '{print $3}' | grep -qx "$VERSION"; then
 		logged "$BUILD/logs/apt-install.log" "setup: installing $PACKAGE=$VERSION" \
 			$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades "$PACKAGE=$VERSION"
@@ -79,9 +86,7 @@ if [ -n "${DEB_ARCH:-}" ] && [ -z "${NO_USERLAND:-}" ] && [ -z "${USERLAND_FROM:
 		die "the $ARCH guest's userland needs dpkg --add-architecture $DEB_ARCH, and that needs root: as root, run dpkg --add-architecture $DEB_ARCH && apt-get update, then this command again"
 	step "setup: dpkg --add-architecture $DEB_ARCH"
 	$SUDO dpkg --add-architecture "$DEB_ARCH"
-	# a mirror that syncs one arch's index late fails the whole update:
-	# go on, apt-get download says what is missing
-	$SUDO apt-get update > "$BUILD/logs/apt-update.log" 2>&1 ||
-		step "setup: apt-get update reported errors (build/logs/apt-update.log), going on"
+	# (apt-get download then says what is missing)
+	apt_update
 fi
 step "setup: packages present"
