@@ -4,7 +4,12 @@
 # boot-time tracer tests and the fgraph KUnit suite) and "static" (the
 # same with configs/static.config: no dynamic ftrace, so the arch's
 # _mcount tests the graph hooks itself). Each build is scripts/kernel.sh
-# in build/obj/<arch>-cross-<flavour>-<base>. The tracing code and the
+# in build/obj/<arch>-cross-<flavour>-<base>, except the dynamic kernel of
+# an arch with a Debian userland: that is make check's kernel (its
+# fragments hold all of configs/cross), built in make check's object
+# directory, so that make matrix and make check find it built
+# (CROSS_OWN_DYNAMIC in qemu/<arch>.conf keeps make cross's own). The
+# tracing code and the
 # arch's ftrace/mcount/entry code are compiled again each time, so that
 # their warnings are counted on every run.
 # Ends with an arch x flavour table; fails if any build failed.
@@ -16,7 +21,7 @@ arches=${CROSS_ARCHES:-$(cd "$ROOT/qemu" && ls ./*.conf | sed 's|^\./||; s|\.con
 flavours=${FLAVOURS:-dynamic static}
 # a setting of qemu/<arch>.conf (lib.sh has sourced $ARCH's already)
 conf() { # arch variable
-	( unset STATIC_NO_GRAPH NO_STATIC NO_TOOLCHAIN; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
+	( unset STATIC_NO_GRAPH NO_STATIC NO_TOOLCHAIN NO_USERLAND CROSS_OWN_DYNAMIC; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
 }
 res=$BUILD/cross/results.txt	# arch|flavour|ok/FAIL|seconds|warnings
 mkdir -p "$BUILD/cross"
@@ -33,16 +38,21 @@ for a in $arches; do
 	  [ -z "$CROSS_COMPILE" ] || command -v "${CROSS_COMPILE}gcc" >/dev/null ||
 		ARCH=$a "$ROOT/scripts/setup.sh" ) || die "setup for $a failed"
 	nograph=$(conf "$a" STATIC_NO_GRAPH) nostatic=$(conf "$a" NO_STATIC)
+	# make check's kernel as the dynamic one, unless the arch has no
+	# userland (no make check) or builds its own (CROSS_OWN_DYNAMIC)
+	checkkernel=y
+	[ -z "$(conf "$a" NO_USERLAND)$(conf "$a" CROSS_OWN_DYNAMIC)" ] || checkkernel=n
 	for f in $flavours; do
 		if [ "$f" = static ] && [ -n "$nostatic" ]; then
 			echo "$a|$f|n/a|0|0" >> "$res"
 			step "cross: $a, $f: n/a: $nostatic"
 			continue
 		fi
-		frags="guest cross" graph=y
+		frags="guest cross" graph=y obj=$BUILD/obj/$a-cross-$f-$BASE
 		[ "$f" = static ] && frags="$frags static"
 		[ "$f" = static ] && [ -n "$nograph" ] && frags="$frags nograph" graph=n
-		obj=$BUILD/obj/$a-cross-$f-$BASE
+		[ "$f" = dynamic ] && [ $checkkernel = y ] &&
+			frags="guest ftrace kunit" obj=$BUILD/obj/$a-fgraph-$BASE
 		step "cross: $a, $f ftrace"
 		t=$(date +%s) rc=0
 		if [ -d "$obj/kernel/trace" ]; then
@@ -88,6 +98,7 @@ for a in $arches; do
 		[ -z "$n" ] || echo "$a ${v#*:}: $n"
 	done
 done
-echo "(logs: build/cross/<arch>-<flavour>.log, warnings: build/cross/<arch>-<flavour>.warnings)"
+echo "(dynamic: make check's kernel where the arch has a userland and no CROSS_OWN_DYNAMIC;"
+echo " logs: build/cross/<arch>-<flavour>.log, warnings: build/cross/<arch>-<flavour>.warnings)"
 [ $failed -eq 0 ] || die "cross: $failed build(s) failed or warned"
 step "cross: all built"
