@@ -58,6 +58,17 @@ step "kernel: all $(cat $frags | grep -c '^CONFIG_\|^# CONFIG_') fragment option
 # fragments for an arch)
 [ -z "${CONFIG_ONLY:-}" ] || exit 0
 
+if [ -n "${GCC_PLUGIN:-}" ]; then
+	# the compiler's plugin, built against its own headers
+	plugdir=$("${CROSS_COMPILE}gcc" -print-file-name=plugin)
+	[ -d "$plugdir/include" ] || "$ROOT/scripts/setup.sh"
+	src=$ROOT/scripts/gcc/$GCC_PLUGIN.cc
+	if [ ! -f "$GCC_PLUGIN_SO" ] || [ "$src" -nt "$GCC_PLUGIN_SO" ]; then
+		mkdir -p "$(dirname "$GCC_PLUGIN_SO")"
+		logged "$BUILD/gcc/$GCC_PLUGIN.log" "kernel: GCC plugin $GCC_PLUGIN" \
+			g++ -shared -fPIC -fno-rtti -O2 -I"$plugdir/include" -o "$GCC_PLUGIN_SO" "$src"
+	fi
+fi
 logged "$OBJ/build.log" "kernel: make -j$JOBS (ccache)" kmake -j"$JOBS"
 rm -rf "$OBJ/mods"
 logged "$OBJ/modules_install.log" "kernel: modules_install" \

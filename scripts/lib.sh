@@ -61,9 +61,13 @@ logged() {
 	step "$what: done in $(( $(date +%s) - t )) s"
 }
 
+# GCC_PLUGIN (qemu/<arch>.conf) names scripts/gcc/<name>.cc, a plugin that
+# the arch's compiler needs (scripts/kernel.sh builds it)
+GCC_PLUGIN_SO=${GCC_PLUGIN:+$BUILD/gcc/$GCC_PLUGIN.so}
 kmake() {
 	make -C "$SRC" O="$OBJ" ARCH="$KARCH" ${CROSS_COMPILE:+CROSS_COMPILE=$CROSS_COMPILE} \
-		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
+		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" \
+		${GCC_PLUGIN_SO:+KCFLAGS=-fplugin=$GCC_PLUGIN_SO} "$@"
 }
 
 # Reproducible build metadata, and ccache hits across clones and tree paths.

@@ -8,6 +8,8 @@ bases=${*:-$BASE}
 pkgs="git build-essential flex bison bc libelf-dev libssl-dev dwarves cpio kmod
       ccache python3 jq xz-utils busybox-static $QEMU_PKG ${EXTRA_PKGS:-}"
 [ -n "$CROSS_COMPILE" ] && pkgs="$pkgs gcc-${CROSS_COMPILE%-}"
+# a GCC plugin for the arch's compiler (GCC 12 in Debian 12): its headers
+[ -n "${GCC_PLUGIN:-}" ] && pkgs="$pkgs g++ gcc-12-plugin-dev-${CROSS_COMPILE%-}"
 # a userland built from source (scripts/initramfs.sh): Debian's cross libc
 [ "${USERLAND_FROM:-}" = source ] && pkgs="$pkgs curl dpkg-dev libc6-dev-$DEB_ARCH-cross"
 
