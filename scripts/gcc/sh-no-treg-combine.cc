@@ -22,28 +22,30 @@
 
 int plugin_is_GPL_compatible;
 
-static const pass_data off_data = {
-	RTL_PASS, "sh_treg_combine_off", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0
+/* one pass object, with a name of its own, per pass replaced */
+static const pass_data off_data[] = {
+	{ RTL_PASS, "sh_treg_combine2_off", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0 },
+	{ RTL_PASS, "sh_treg_combine3_off", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0 },
 };
+static const char *const replaced[] = { "sh_treg_combine2", "sh_treg_combine3" };
 
 class off_pass : public rtl_opt_pass {
 public:
-	off_pass(gcc::context *ctxt) : rtl_opt_pass(off_data, ctxt) {}
+	off_pass(const pass_data &data, gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
 	bool gate(function *) final override { return false; }
 };
 
 static void replace_passes(void *, void *)
 {
-	static const char *const names[] = { "sh_treg_combine2", "sh_treg_combine3" };
 	static bool done;
 	struct register_pass_info info;
 
 	if (done)
 		return;
 	done = true;
-	for (const char *name : names) {
-		info.pass = new off_pass(g);
-		info.reference_pass_name = name;
+	for (unsigned int i = 0; i < 2; i++) {
+		info.pass = new off_pass(off_data[i], g);
+		info.reference_pass_name = replaced[i];
 		info.ref_pass_instance_number = 1;
 		info.pos_op = PASS_POS_REPLACE;
 		register_pass(&info);
