@@ -60,8 +60,10 @@ step "kernel: all $(cat $frags | grep -c '^CONFIG_\|^# CONFIG_') fragment option
 
 if [ -n "${GCC_PLUGIN:-}" ]; then
 	# the compiler's plugin, built against its own headers
+	# (the compiler names its plugin directory once its headers are there)
 	plugdir=$("${CROSS_COMPILE}gcc" -print-file-name=plugin)
-	[ -d "$plugdir/include" ] || "$ROOT/scripts/setup.sh"
+	[ -d "$plugdir/include" ] || { "$ROOT/scripts/setup.sh" &&
+		plugdir=$("${CROSS_COMPILE}gcc" -print-file-name=plugin); }
 	src=$ROOT/scripts/gcc/$GCC_PLUGIN.cc
 	if [ ! -f "$GCC_PLUGIN_SO" ] || [ "$src" -nt "$GCC_PLUGIN_SO" ]; then
 		mkdir -p "$(dirname "$GCC_PLUGIN_SO")"
