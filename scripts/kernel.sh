@@ -70,6 +70,10 @@ if [ -n "${GCC_PLUGIN:-}" ]; then
 		logged "$BUILD/gcc/$GCC_PLUGIN.log" "kernel: GCC plugin $GCC_PLUGIN" \
 			g++ -shared -fPIC -fno-rtti -O2 -I"$plugdir/include" -o "$GCC_PLUGIN_SO" "$src"
 	fi
+	# its check: the code the plugin is for, compiled with it
+	check=$ROOT/scripts/gcc/$GCC_PLUGIN.check
+	[ ! -x "$check" ] || "$check" "${CROSS_COMPILE}gcc" "$GCC_PLUGIN_SO" ||
+		die "GCC plugin $GCC_PLUGIN does not do its job: ${check#"$ROOT"/} failed"
 fi
 logged "$OBJ/build.log" "kernel: make -j$JOBS (ccache)" kmake -j"$JOBS"
 rm -rf "$OBJ/mods"
