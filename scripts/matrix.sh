@@ -51,11 +51,17 @@ kunit_case() { # json case
 	jq -r --arg c "$2" '[.. | .test_cases? // empty | .[] | select(.name == $c) |
 		.status] | first // empty' "$1" 2>/dev/null || true
 }
+# "Testing tracer function_graph: " and its verdict share a line unless a
+# message came in between ("sched: DL replenish lagged too much" from the
+# wakeup_dl test, on arm64): the verdict is the first PASSED or FAILED
+# after it, before the next test starts
 selftest_cell() { # console
-	local r=FAIL
-	grep -q '^Testing tracer function_graph: PASSED' "$1" 2>/dev/null && r=ok
-	grep -q '^Testing tracer.*FAILED!\|^FAILED!' "$1" 2>/dev/null && r=FAIL
-	echo $r
+	local r
+	r=$(awk '/^Testing tracer function_graph:/ { on = 1; sub(/^[^:]*: */, "") }
+		on && /^PASSED/ { print "ok"; exit }
+		on && (/FAILED/ || /^Testing /) { exit }' "$1" 2>/dev/null)
+	grep -q '^Testing tracer.*FAILED!\|^FAILED!' "$1" 2>/dev/null && r=
+	echo "${r:-FAIL}"
 }
 
 kernel_only() { # arch: build and boot make cross's kernel without a userland
