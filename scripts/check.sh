@@ -76,6 +76,18 @@ if [ -z "${REJUDGE:-}" ]; then
 fi
 cat "$RUNDIR"/guest-*.result >> "$results" 2>/dev/null || true
 
+# Tests of the tooling itself (tests/host/*.sh), run on the host.
+for h in "$ROOT"/tests/host/*.sh; do
+	[ -e "$h" ] || continue
+	name=$(basename "$h" .sh)
+	if "$h" > "$RUNDIR/host-$name.log" 2>&1; then
+		echo "host|$name|PASS" >> "$results"
+	else
+		sed 's/^/    /' "$RUNDIR/host-$name.log"
+		echo "host|$name|FAIL" >> "$results"
+	fi
+done
+
 # The short form of make stress (scripts/stress.sh SHORT=1): every
 # scenario for a few seconds, in one boot of its own. CHECK_STRESS=0 leaves
 # it out (for quick iterations; CI never sets it).

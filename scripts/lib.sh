@@ -90,3 +90,19 @@ CONSOLE_BAD='Kernel panic|BUG:|WARNING:|Oops|KASAN|KFENCE|UBSAN|general protecti
 console_problems() { # console.log
 	grep -E -n -A 12 "$CONSOLE_BAD" "$1" | head -n 200 || true
 }
+
+# make matrix's function_graph column (tests/host/selftest-cell.sh).
+# "Testing tracer function_graph: " and its verdict share a line unless a
+# message came in between (a late "sched: DL replenish lagged too much"
+# from the wakeup tests' deadline thread, on arm64): the verdict is the
+# first line starting with PASSED after it, before the next test starts.
+# Any boot-time tracer test that FAILED! fails the cell too.
+selftest_cell() { # console
+	local r
+	r=$(awk 'on && /^Testing / { exit }
+		/^Testing tracer function_graph:/ { on = 1; sub(/^[^:]*: */, "") }
+		on && /^PASSED/ { print "ok"; exit }
+		on && /FAILED/ { exit }' "$1" 2>/dev/null) || true
+	grep -q '^Testing tracer.*FAILED!\|^FAILED!' "$1" 2>/dev/null && r=
+	echo "${r:-FAIL}"
+}

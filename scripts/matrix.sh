@@ -51,20 +51,6 @@ kunit_case() { # json case
 	jq -r --arg c "$2" '[.. | .test_cases? // empty | .[] | select(.name == $c) |
 		.status] | first // empty' "$1" 2>/dev/null || true
 }
-# "Testing tracer function_graph: " and its verdict share a line unless a
-# message came in between (a late "sched: DL replenish lagged too much"
-# from the wakeup tests' deadline thread, on arm64): the verdict is the
-# first line starting with PASSED after it, before the next test starts.
-# Any boot-time tracer test that FAILED! fails the cell too.
-selftest_cell() { # console
-	local r
-	r=$(awk 'on && /^Testing / { exit }
-		/^Testing tracer function_graph:/ { on = 1; sub(/^[^:]*: */, "") }
-		on && /^PASSED/ { print "ok"; exit }
-		on && /FAILED/ { exit }' "$1" 2>/dev/null) || true
-	grep -q '^Testing tracer.*FAILED!\|^FAILED!' "$1" 2>/dev/null && r=
-	echo "${r:-FAIL}"
-}
 
 kernel_only() { # arch: build and boot make cross's kernel without a userland
 	local a=$1 t=$2 obj=$BUILD/obj/$1-cross-dynamic-$BASE console=$out/$1-console.log
