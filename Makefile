@@ -3,8 +3,9 @@
 #   make run              build, boot, show function_graph on a workload
 #   make run CMD=script   run a script in the guest, return its status
 #   make check            build, boot, run KUnit + ftracetest, summarize
-#                         (ARCH=arm64, arm, i386, ppc64le, s390x, mipsel:
-#                         the same on that arch, with its Debian userland)
+#                         (ARCH=arm64, arm, i386, ppc64le, s390x, mipsel,
+#                         riscv64, mips: the same on that arch, with a
+#                         userland from Debian's packages or source)
 #   make userland         fetch the guest's userland for ARCH
 #   make stress           build, stress scenarios in the guest, one boot
 #                         each (SHORT=1: a few seconds each, one boot)
