@@ -11,6 +11,7 @@
 #                         each (SHORT=1: a few seconds each, one boot)
 #   make tree / export    developer workflow on build/src/linux-$(BASE)
 #   make bisect           every prefix of the series builds and boots
+#                         (BISECT_FROM=N: prefixes N.. only)
 #   make cross            build every arch, dynamic and static ftrace
 #   make matrix           every arch in turn: make check where a Debian
 #                         userland exists, else a kernel-only boot; one

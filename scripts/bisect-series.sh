@@ -4,6 +4,7 @@
 # demo. Objects go to build/obj/<arch>-bisect-<base>, guest logs to
 # build/run/<arch>-bisect-<base>/<n>. The tree is put back on its HEAD.
 #   make bisect            (after 'make kernel')
+#   make bisect BISECT_FROM=N   prefixes N.. only (to go on after a stop)
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no tree at ${SRC#"$ROOT"/}; run 'make tree' first"
@@ -11,7 +12,12 @@
 [ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
 	die "${SRC#"$ROOT"/} has uncommitted changes"
 
-head=$(git -C "$SRC" rev-parse HEAD)
+# back on the branch (or commit) the tree was on
+head=$(git -C "$SRC" symbolic-ref -q --short HEAD || git -C "$SRC" rev-parse HEAD)
+total=$(git -C "$SRC" rev-list --count base..HEAD)
+from=${BISECT_FROM:-1}
+case $from in ''|*[!0-9]*|0) die "BISECT_FROM=$from: want a prefix number, 1 to $total" ;; esac
+[ "$from" -le "$total" ] || die "BISECT_FROM=$from: the series has $total patches"
 bobj=$BUILD/obj/$ARCH-bisect-$BASE
 brun=$BUILD/run/$ARCH-bisect-$BASE
 mkdir -p "$bobj" "$brun"
@@ -20,6 +26,7 @@ trap 'git -C "$SRC" checkout -q "$head"' EXIT
 n=0 bad=0
 for c in $(git -C "$SRC" rev-list --reverse base..HEAD); do
 	n=$((n + 1))
+	[ "$n" -ge "$from" ] || continue
 	subject=$(git -C "$SRC" log -1 --format=%s "$c")
 	git -C "$SRC" checkout -q "$c"
 	# the full config each time: olddefconfig drops what this prefix lacks
@@ -40,5 +47,6 @@ for c in $(git -C "$SRC" rev-list --reverse base..HEAD); do
 		bad=$((bad + 1))
 	fi
 done
-[ $bad -eq 0 ] || die "$bad of $n prefixes of the series failed"
-step "bisect: all $n prefixes of the series build and boot"
+[ "$from" -eq 1 ] && what="all $n prefixes" || what="prefixes $from to $n of $n"
+[ $bad -eq 0 ] || die "$bad of the $what of the series failed"
+step "bisect: $what of the series build and boot"
