@@ -2,7 +2,7 @@
 # Check that the series is bisectable: every prefix of base..HEAD in the
 # tree builds (same config as 'make kernel') and boots to the function_graph
 # demo. Objects go to build/obj/<arch>-bisect-<base>, guest logs to
-# build/run/<arch>-bisect-<base>/<n>. The tree is put back on its HEAD.
+# build/run/<arch>-bisect-<base>/<n>. The tree goes back on its branch.
 #   make bisect            (after 'make kernel')
 #   make bisect BISECT_FROM=N   prefixes N.. only (to go on after a stop)
 . "$(dirname "$0")/lib.sh"
