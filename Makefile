@@ -1,28 +1,80 @@
-# linux-fgraph front door. See README.md.
+# linux-fgraph front door (README.md). `make help` prints this block.
 #
-#   make run              build, boot, show function_graph on a workload
-#   make run CMD=script   run a script in the guest, return its status
-#   make check            build, boot, run KUnit + ftracetest, summarize
-#                         (ARCH=arm64, arm, i386, ppc64le, s390x, mipsel,
-#                         riscv64, mips: the same on that arch, with a
-#                         userland from Debian's packages or source)
-#   make userland         fetch the guest's userland for ARCH
-#   make stress           build, stress scenarios in the guest, one boot
-#                         each (SHORT=1: a few seconds each, one boot)
-#   make tree / export    developer workflow on build/src/linux-$(BASE)
-#   make bisect           every prefix of the series builds and boots
-#                         (BISECT_FROM=N: prefixes N.. only)
-#   make cross            build every arch, dynamic and static ftrace
-#   make matrix           every arch in turn: make check where a Debian
-#                         userland exists, else a kernel-only boot; one
-#                         table
-#   make bench            cost per traced call and memory: stock 6.1,
-#                         ours and stock 6.12, under QEMU -icount
-#   make profile          where one traced call's instructions go, per
-#                         function, on the kernels make bench built
+# Targets
+#   run            build, boot in QEMU, show function_graph on a workload;
+#                  with a terminal, then a guest shell (CMD=script: run
+#                  that script in the guest as root, return its status)
+#   check          build, boot, KUnit + boot self-tests + ftracetest, the
+#                  tests/guest boots, make stress SHORT=1 and the tooling's
+#                  own tests/host; ends "N passed, N failed, N skipped"
+#   stress         stress scenarios in the guest, one boot each
+#   tree           build/src/linux-$(BASE): a git tree, base tagged 'base',
+#                  one commit per patch of patches/series
+#   export         rewrite patches/ and patches/series from base..HEAD
+#   kernel         configure and build the kernel (run and check do it)
+#   userland       fetch (or build) the guest's userland for ARCH
+#   setup          install the Debian packages ARCH and BASE need
+#   setup-bench    setup for make bench (both bases, gnuplot, gdb)
+#   bisect         every prefix of the series builds and boots
+#   cross          build every arch in both ftrace modes; a table
+#   matrix         every arch in turn: make check's run where the arch
+#                  has a userland, else a kernel-only boot; a table
+#   bench          cost per traced call and memory: stock 6.1, ours and
+#                  stock 6.12 under QEMU -icount (bench/README.md)
+#   profile        per-function instruction counts of one traced call, on
+#                  the kernels make bench built
+#   clean          remove build/obj and build/run (keeps trees, userland)
+#   help           this text
+#   all            the same as help (plain `make`)
 #
-# Variables: ARCH (qemu/*.conf, default x86_64), BASE (bases/*.conf,
-# default 6.1), JOBS, TIMEOUT (seconds), CMD, EXTRA_CONFIGS.
+# Variables (default)
+#   ARCH           a qemu/<arch>.conf (x86_64); keys: qemu/README.md
+#   BASE           a bases/<base>.conf (6.1)
+#   FLAVOR         kernel flavour: debug = configs/debug.config, its own
+#                  object directory, guest limits x3 (empty)
+#   JOBS           parallel build jobs (CPUs + 1)
+#   FRAGMENTS      configs/ fragments merged onto tinyconfig, later ones
+#                  win (guest ftrace kunit; debug adds debug)
+#   EXTRA_CONFIGS  more Kconfig fragment files, merged last (none)
+#   CONFIG_ONLY    1: make kernel stops after configuring (empty)
+#   TIMEOUT        guest time limit in seconds (run 900, CMD 1800, check
+#                  2700, a kernel-only boot 1200; x3 for FLAVOR=debug, x
+#                  TIME_SCALE of the arch)
+#   CMD            make run: a script to run in the guest (none)
+#   KCMDLINE       extra kernel command-line parameters (none)
+#   QEMU_EXTRA     extra QEMU options (none)
+#   FTRACE_CASES   ftracetest cases, a pattern on test.d/<dir>/<case>.tc,
+#                  '*' for all (all; FLAVOR=debug: test.d/*/fgraph-*)
+#   CHECK_STRESS   0: make check leaves out make stress SHORT=1 (1)
+#   GUEST_TIMEOUT  seconds per tests/guest boot (600 x TIME_SCALE)
+#   REJUDGE        make check: judge the last run's logs again, without
+#                  booting; the value is the boot's exit status (empty)
+#   SHORT          1: make stress runs every scenario briefly in one boot
+#   SCENARIOS      make stress: which, in order (kunit fork-storm
+#                  cpu-hotplug deep-stack tracefs-fuzz)
+#   STRESS_SECONDS seconds per scenario (60; SHORT: 6)
+#   FUZZ_SECONDS   seconds of tracefs-fuzz (STRESS_SECONDS; SHORT: 20)
+#   KUNIT_STRESS_MS  fgraph_kunit.stress_ms (60000; SHORT: 3000)
+#   STRESS_SEED    tracefs-fuzz's seed (random; printed)
+#   STRESS_TIMEOUT guest time limit per stress boot (from the above)
+#   BISECT_FROM    make bisect: check prefixes N.. only (1)
+#   CROSS_ARCHES   make cross: the arches (every qemu/<arch>.conf)
+#   FTRACE_MODES   make cross: ftrace modes, dynamic and/or static (both)
+#   MATRIX_ARCHES  make matrix: the arches (every qemu/<arch>.conf)
+#   MATRIX_CASES   make matrix: FTRACE_CASES of a check run
+#                  (test.d/*/fgraph-*)
+#   MATRIX_STRESS  make matrix: SCENARIOS of a check run (fork-storm)
+#   BOOT_TIMEOUT   make matrix: seconds per kernel-only boot (1200)
+#   KERNELS        make bench, profile: which kernels (6.1-stock
+#                  6.1-fgraph 6.12-stock)
+#   CALLS, REPS    make bench: calls per loop, repetitions (10000, 7)
+#   WCALLS         make bench: getppid() calls per workload (2000)
+#   USERS          make profile: fgraph user counts (1 2 16)
+#   FORCE          1: make tree discards work not exported (empty)
+#   EXTRA_PKGS     more Debian packages for make setup (none)
+#   CCACHE_MAXSIZE ccache's size limit (10G)
+#   CI             set: make run never opens a guest shell (empty)
+# end of help
 
 ARCH ?= x86_64
 BASE ?= 6.1
@@ -34,7 +86,7 @@ S := scripts
 .PHONY: all setup setup-bench tree export kernel userland run check stress bisect cross matrix bench profile clean help
 all: help
 help:
-	@sed -n '2,23p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^# end of help/p' Makefile | sed '$$d; s/^# \{0,1\}//'
 
 setup:
 	@$(S)/setup.sh
@@ -50,7 +102,7 @@ kernel: tree
 
 # the guest's userland (busybox and the tools ftracetest needs) for ARCH
 userland: setup
-	@$(S)/initramfs.sh --userland
+	@$(S)/userland.sh
 
 run: userland kernel
 	@$(S)/boot.sh $(if $(CMD),cmd,run) $(CMD)
@@ -68,7 +120,7 @@ bisect: kernel
 	@$(S)/bisect-series.sh
 
 # each qemu/<arch>.conf with dynamic and with static ftrace (CROSS_ARCHES,
-# FLAVOURS); a table of builds and warnings
+# FTRACE_MODES); a table of builds and warnings
 cross: tree
 	@$(S)/cross.sh
 

@@ -5,6 +5,12 @@
 #   boot.sh cmd SCRIPT     run SCRIPT in the guest as root, return its status
 #   boot.sh check          run ftracetest (KUnit runs at boot); check.sh
 #                          reads the logs
+#   boot.sh kernel         the kernel alone, no initramfs (an arch without
+#                          a userland, for make matrix): the boot-time
+#                          tests and built-in KUnit suites run, then the
+#                          kernel panics with "No working init found", the
+#                          expected end; exits 0 if the console was clean
+#                          up to there
 # The serial console (ttyS0) goes to $RUNDIR/console.log, results (ttyS1,
 # or a virtio console: OUTPUT_TTY of qemu/<arch>.conf) to
 # $RUNDIR/output.log and to stdout as they come.
@@ -15,7 +21,8 @@ case $mode in
 run) timeout=${TIMEOUT:-900} ;;
 cmd) timeout=${TIMEOUT:-1800}; [ -f "$cmd" ] || die "CMD=$cmd: no such file" ;;
 check) timeout=${TIMEOUT:-2700} ;;
-*) die "usage: boot.sh run|cmd SCRIPT|check" ;;
+kernel) timeout=${TIMEOUT:-1200} ;;
+*) die "usage: boot.sh run|cmd SCRIPT|check|kernel" ;;
 esac
 # the debug checkers (KASAN, lockdep...) slow the guest down about threefold
 [ -z "$FLAVOR" ] || [ -n "${TIMEOUT:-}" ] || timeout=$((timeout * 3))
@@ -30,12 +37,19 @@ fail() { printf '[%6s] ERROR: %s\n' "$(elapsed)" "$2" >&2; exit "$1"; }
 mkdir -p "$RUNDIR"
 console=$RUNDIR/console.log output=$RUNDIR/output.log
 rm -f "$console" "$output"
-initrd=$RUNDIR/initramfs-$mode.cpio
-"$ROOT/scripts/initramfs.sh" "$initrd" "$cmd" || fail 126 "no initramfs for the guest"
+initrd=()
+if [ "$mode" != kernel ]; then
+	"$ROOT/scripts/initramfs.sh" "$RUNDIR/initramfs-$mode.cpio" "$cmd" ||
+		fail 126 "no initramfs for the guest"
+	initrd=(-initrd "$RUNDIR/initramfs-$mode.cpio")
+fi
 : > "$output"
 
-append="console=$CONSOLE panic=-1 ${BOOT_APPEND:-} fgmode=$mode ${KCMDLINE:-}"
-if [ $interactive = 1 ]; then
+append="console=$CONSOLE panic=-1 ${BOOT_APPEND:-} ${KCMDLINE:-}"
+[ "$mode" = kernel ] || append="$append fgmode=$mode"
+if [ "$mode" = kernel ]; then
+	serial=(-monitor none -serial "file:$console")
+elif [ $interactive = 1 ]; then
 	append="$append fgout=/dev/console fgshell=1"
 	serial=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$console"
 		-serial chardev:con -mon chardev=con -serial "file:$output")
@@ -52,8 +66,8 @@ else
 	fi
 fi
 # shellcheck disable=SC2086
-qemu=($QEMU $QEMU_ARGS ${QEMU_EXTRA:-} -accel "${ACCEL:-tcg}" -display none -no-reboot
-      -kernel "$OBJ/$IMAGE" -initrd "$initrd" -append "$append" "${serial[@]}")
+qemu=($QEMU $QEMU_ARGS ${QEMU_EXTRA:-} -accel "$ACCEL" -display none -no-reboot
+      -kernel "$OBJ/$IMAGE" "${initrd[@]}" -append "$append" "${serial[@]}")
 echo "${qemu[*]}" > "$RUNDIR/qemu.cmdline"
 
 step "boot: $ARCH guest, mode $mode, timeout ${timeout}s, console in ${console#"$ROOT"/}"
@@ -61,6 +75,32 @@ t=$(date +%s)
 rc=0
 if [ $interactive = 1 ]; then
 	"${qemu[@]}" || rc=$?
+elif [ "$mode" = kernel ]; then
+	timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null > "$RUNDIR/qemu.log" 2>&1 &
+	qpid=$!
+	# not every firmware can reboot (sparc64's OpenBIOS loops on "Reboot
+	# failed!"): stop the guest 5 s after the kernel has panicked
+	while kill -0 $qpid 2>/dev/null; do
+		if grep -qa 'Kernel panic' "$console" 2>/dev/null; then
+			sleep 5
+			kill $qpid 2>/dev/null || true
+			break
+		fi
+		sleep 2
+	done
+	wait $qpid || rc=$?
+	step "boot: guest ran for $(( $(date +%s) - t )) s"
+	grep -qa 'No working init found' "$console" || [ $rc -ne 124 ] ||
+		fail 124 "guest timed out after ${timeout}s (see ${console#"$ROOT"/})"
+	# the expected end: a panic for want of an init, nothing before it
+	grep -qa 'No working init found' "$console" || fail 127 "the kernel did not get to look for an init (see ${console#"$ROOT"/})"
+	problems=$(sed '/No working init found/q' "$console" | grep -av 'No working init found' |
+		grep -a -E -n -A 12 "$CONSOLE_BAD" | head -n 200 || true)
+	[ -z "$problems" ] || { printf '%s\n' "$problems" >&2
+		echo "*** the kernel reported problems before it looked for an init (full log: ${console#"$ROOT"/})" >&2
+		exit 125; }
+	step "boot: the kernel ran to its init, console clean"
+	exit 0
 else
 	timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null &
 	qpid=$!

@@ -2,17 +2,17 @@
 # Boot the kernel in check mode and judge the run: KUnit (parsed with the
 # kernel's tools/testing/kunit/kunit.py), ftracetest (its own result lines
 # and summary) and the console (panics, BUGs, WARNINGs, lockdep...).
-# Non-passes are failures unless tests/known-nonpass.<arch>.txt (that arch
-# only; its entry for a test wins) or tests/known-nonpass.txt (every arch)
-# explains them.
+# Non-passes are failures unless tests/known-nonpass/<arch>.txt (that arch
+# only; its entry for a test wins) or tests/known-nonpass/common.txt (every
+# arch) explains them.
 # Ends with the line "N passed, N failed, N skipped".
 . "$(dirname "$0")/lib.sh"
 
 known=$RUNDIR/known-nonpass.txt	# the two lists, this arch's first
 mkdir -p "$RUNDIR"
-cat "$ROOT/tests/known-nonpass.$ARCH.txt" "$ROOT/tests/known-nonpass.txt" > "$known" 2>/dev/null || true
+known_nonpass > "$known"
 # REJUDGE=<boot status> judges the logs of the last run again, without
-# booting (for work on this script and on tests/known-nonpass.txt).
+# booting (for work on this script and on tests/known-nonpass/).
 if [ -n "${REJUDGE:-}" ]; then
 	boot_rc=$REJUDGE
 else
@@ -135,12 +135,12 @@ while IFS='|' read -r suite test result; do
 	else
 		failed=$((failed + 1)); row_f[$suite]=$(( ${row_f[$suite]:-0} + 1 ))
 		echo "$suite|$test|fail" >> "$judged"
-		echo "FAIL: $suite: $test: $result${entry:+ (known-nonpass.txt expects $(echo "$entry" | cut -d'|' -f3))}"
+		echo "FAIL: $suite: $test: $result${entry:+ (tests/known-nonpass/ expects $(echo "$entry" | cut -d'|' -f3))}"
 	fi
 done < "$results"
 
 extra_fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-[ -z "$stale" ] || { printf "stale entries in tests/known-nonpass{,.$ARCH}.txt:$stale\n"; extra_fail "known-nonpass.txt has stale entries"; }
+[ -z "$stale" ] || { printf "stale entries in tests/known-nonpass/{common,$ARCH}.txt:$stale\n"; extra_fail "tests/known-nonpass/ has stale entries"; }
 grep -q '^kunit:' "$results" || extra_fail "no KUnit results on the console (see ${RUNDIR#"$ROOT"/}/kunit.txt)"
 [ "$kunit_rc" -le 1 ] || extra_fail "kunit.py parse failed (status $kunit_rc, see ${RUNDIR#"$ROOT"/}/kunit.txt)"
 # What must have run: every case of the fgraph KUnit suites (a KTAP "ok"
@@ -179,7 +179,7 @@ for s in $order; do
 done
 echo "all $passed $failed $skipped" >> "$summary"
 echo "boot $boot_rc" >> "$summary"
-echo "(skipped = non-pass explained in tests/known-nonpass{,.$ARCH}.txt; logs in ${RUNDIR#"$ROOT"/}/)"
+echo "(skipped = non-pass explained in tests/known-nonpass/{common,$ARCH}.txt; logs in ${RUNDIR#"$ROOT"/}/)"
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

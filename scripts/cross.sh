@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Build the series for several architectures with both ftrace flavours
-# (make cross): "dynamic" (configs/guest + configs/cross: the tracers, the
+# Build the series for several architectures in both ftrace modes (make
+# cross): "dynamic" (configs/guest + configs/cross: the tracers, the
 # boot-time tracer tests and the fgraph KUnit suite) and "static" (the
 # same with configs/static.config: no dynamic ftrace, so the arch's
 # _mcount tests the graph hooks itself). Each build is scripts/kernel.sh
-# in build/obj/<arch>-cross-<flavour>-<base>, except the dynamic kernel of
+# in build/obj/<arch>-cross-<mode>-<base>, except the dynamic kernel of
 # an arch with a Debian userland: that is make check's kernel (its
 # fragments hold all of configs/cross), built in make check's object
 # directory, so that make matrix and make check find it built
@@ -12,37 +12,33 @@
 # tracing code and the
 # arch's ftrace/mcount/entry code are compiled again each time, so that
 # their warnings are counted on every run.
-# Ends with an arch x flavour table; fails if any build failed.
+# Ends with an arch x mode table; fails if any build failed.
 #   CROSS_ARCHES   the qemu/<arch>.conf names to build (default: all)
-#   FLAVOURS       "dynamic static" (default), or one of them
+#   FTRACE_MODES   "dynamic static" (default), or one of them
 . "$(dirname "$0")/lib.sh"
 
-arches=${CROSS_ARCHES:-$(cd "$ROOT/qemu" && ls ./*.conf | sed 's|^\./||; s|\.conf$||')}
-flavours=${FLAVOURS:-dynamic static}
-# a setting of qemu/<arch>.conf (lib.sh has sourced $ARCH's already)
-conf() { # arch variable
-	( unset STATIC_NO_GRAPH NO_STATIC NO_TOOLCHAIN NO_USERLAND CROSS_OWN_DYNAMIC; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
-}
-res=$BUILD/cross/results.txt	# arch|flavour|ok/FAIL|seconds|warnings
+arches=${CROSS_ARCHES:-$(all_arches)}
+modes=${FTRACE_MODES:-dynamic static}
+res=$BUILD/cross/results.txt	# arch|mode|ok/FAIL|seconds|warnings
 mkdir -p "$BUILD/cross"
 : > "$res"
 for a in $arches; do
-	notc=$(conf "$a" NO_TOOLCHAIN)
+	notc=$(arch_conf "$a" NO_TOOLCHAIN)
 	if [ -n "$notc" ]; then
-		for f in $flavours; do echo "$a|$f|no-cc|0|0" >> "$res"; done
+		for f in $modes; do echo "$a|$f|no-cc|0|0" >> "$res"; done
 		step "cross: $a: not built: $notc"
 		continue
 	fi
-	( . "$ROOT/qemu/$a.conf"
-	  # the arch's toolchain, from Debian's registry
-	  [ -z "$CROSS_COMPILE" ] || command -v "${CROSS_COMPILE}gcc" >/dev/null ||
-		ARCH=$a "$ROOT/scripts/setup.sh" ) || die "setup for $a failed"
-	nograph=$(conf "$a" STATIC_NO_GRAPH) nostatic=$(conf "$a" NO_STATIC)
+	# the arch's toolchain, from Debian's registry
+	cc=$(arch_conf "$a" CROSS_COMPILE)
+	[ -z "$cc" ] || command -v "${cc}gcc" >/dev/null ||
+		ARCH=$a "$ROOT/scripts/setup.sh" || die "setup for $a failed"
+	nograph=$(arch_conf "$a" STATIC_NO_GRAPH) nostatic=$(arch_conf "$a" NO_STATIC)
 	# make check's kernel as the dynamic one, unless the arch has no
 	# userland (no make check) or builds its own (CROSS_OWN_DYNAMIC)
 	checkkernel=y
-	[ -z "$(conf "$a" NO_USERLAND)$(conf "$a" CROSS_OWN_DYNAMIC)" ] || checkkernel=n
-	for f in $flavours; do
+	[ -z "$(arch_conf "$a" NO_USERLAND)$(arch_conf "$a" CROSS_OWN_DYNAMIC)" ] || checkkernel=n
+	for f in $modes; do
 		if [ "$f" = static ] && [ -n "$nostatic" ]; then
 			echo "$a|$f|n/a|0|0" >> "$res"
 			step "cross: $a, $f: n/a: $nostatic"
@@ -80,12 +76,12 @@ for a in $arches; do
 done
 
 echo
-# one row per arch: build result, seconds and warnings of each flavour
-printf '%-10s' arch; for f in $flavours; do printf ' %-24s' "$f (s, warnings)"; done; echo
+# one row per arch: build result, seconds and warnings of each mode
+printf '%-10s' arch; for f in $modes; do printf ' %-24s' "$f (s, warnings)"; done; echo
 failed=0
 for a in $arches; do
 	printf '%-10s' "$a"
-	for f in $flavours; do
+	for f in $modes; do
 		IFS='|' read -r _ _ r t w < <(grep "^$a|$f|" "$res") || r=missing t=0 w=0
 		printf ' %-24s' "$r ($t s, $w)"
 		case $r in ok*|n/a|no-cc) [ "$w" -eq 0 ] || failed=$((failed + 1)) ;; *) failed=$((failed + 1)) ;; esac
@@ -94,11 +90,11 @@ for a in $arches; do
 done
 for a in $arches; do
 	for v in STATIC_NO_GRAPH:ok-nograph NO_STATIC:n/a NO_TOOLCHAIN:no-cc; do
-		n=$(conf "$a" "${v%%:*}")
+		n=$(arch_conf "$a" "${v%%:*}")
 		[ -z "$n" ] || echo "$a ${v#*:}: $n"
 	done
 done
 echo "(dynamic: make check's kernel where the arch has a userland and no CROSS_OWN_DYNAMIC;"
-echo " logs: build/cross/<arch>-<flavour>.log, warnings: build/cross/<arch>-<flavour>.warnings)"
+echo " logs: build/cross/<arch>-<mode>.log, warnings: build/cross/<arch>-<mode>.warnings)"
 [ $failed -eq 0 ] || die "cross: $failed build(s) failed or warned"
 step "cross: all built"

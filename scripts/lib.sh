@@ -28,6 +28,24 @@ JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 . "$ROOT/bases/$BASE.conf"
 # shellcheck source=/dev/null
 . "$ROOT/qemu/$ARCH.conf"
+# One host thread for all vCPUs (every arch): with QEMU 7.2's multi-threaded
+# TCG, ftrace's live patching of call sites wedged the guest (docs/testing.md)
+ACCEL=${ACCEL:-tcg,thread=single}
+
+# The arches: one per qemu/<arch>.conf (qemu/README.md documents the keys).
+all_arches() {
+	( cd "$ROOT/qemu" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' )
+}
+# A setting of another arch's qemu/<arch>.conf, empty if it has none (the
+# keys of $ARCH, which lib.sh sourced, are cleared first).
+ARCH_CONF_KEYS="KARCH CROSS_COMPILE IMAGE DEB_ARCH USERLAND_FROM NO_USERLAND QEMU_PKG
+	QEMU QEMU_ARGS ACCEL CONSOLE OUTPUT_TTY OUTPUT_DEVICE BOOT_APPEND TIME_SCALE
+	GCC_PLUGIN EXTRA_PKGS NO_QEMU NO_TOOLCHAIN NO_STATIC STATIC_NO_GRAPH
+	CROSS_OWN_DYNAMIC"
+arch_conf() { # arch variable
+	# shellcheck disable=SC2086
+	( unset $ARCH_CONF_KEYS; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
+}
 
 T0=${T0:-$(date +%s)}
 export T0
@@ -76,6 +94,27 @@ export KBUILD_BUILD_USER=fgraph KBUILD_BUILD_HOST=qemu
 export CCACHE_BASEDIR=$BUILD
 export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+
+# Where scripts/userland.sh puts the guest's userland: UL_BUSYBOX, the
+# busybox binary; UL_ROOT, the unpacked Debian packages of a foreign arch
+# (empty: the host's own tools); UL_TOOLS, the tools the initramfs takes
+# from there (empty where busybox was built with them).
+userland_paths() {
+	UL_ROOT= UL_TOOLS="chrt nice"
+	if [ "${USERLAND_FROM:-}" = source ]; then
+		UL_BUSYBOX=$BUILD/userland/$DEB_ARCH/busybox UL_TOOLS=
+	elif [ "$DEB_ARCH" = "$(dpkg --print-architecture)" ]; then
+		UL_BUSYBOX=/bin/busybox
+	else
+		UL_ROOT=$BUILD/userland/$DEB_ARCH/root UL_BUSYBOX=$UL_ROOT/bin/busybox
+	fi
+}
+
+# The tests that do not pass, with their reasons: $ARCH's list first (its
+# entry for a test wins), then the common one.
+known_nonpass() {
+	cat "$ROOT/tests/known-nonpass/$ARCH.txt" "$ROOT/tests/known-nonpass/common.txt" 2>/dev/null || true
+}
 
 # A hash of the series file and every patch it names: tells whether the tree
 # was made from the patches that are in the repository now.

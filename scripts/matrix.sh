@@ -5,16 +5,17 @@
 #    (scripts/check.sh, same kernel and object directory as
 #    make check ARCH=<arch>): KUnit and the boot-time tracer tests at
 #    boot, then ftracetest, the guest tests and the fork storm of
-#    make stress, judged with tests/known-nonpass{,.<arch>}.txt;
+#    make stress, judged with tests/known-nonpass/;
 #  - an arch without one (NO_USERLAND in qemu/<arch>.conf) boots the
 #    dynamic-ftrace kernel of make cross (same object directory) without
-#    a userland: the boot-time tracer tests (function_graph with 16 users
-#    among them) and the built-in KUnit suites run, then the kernel stops
-#    with "No working init found", which is expected there.
+#    a userland (scripts/boot.sh kernel): the boot-time tracer tests
+#    (function_graph with 16 users among them) and the built-in KUnit
+#    suites run, then the kernel stops with "No working init found",
+#    which is expected there.
 # Columns: build; boot (a clean console); the function_graph boot-time
 # self-test; the fgraph and fgraph_stress KUnit suites (passed/total,
 # +Ns for cases skipped with their reason); ftracetest (passed/total,
-# +Ns for non-passes tests/known-nonpass explains); the unwinder (the
+# +Ns for non-passes tests/known-nonpass/ explains); the unwinder (the
 # KUnit case fgraph_test_unwind, and fgraph-unwind.tc through tracefs);
 # the fork storm; seconds. Fails if a cell that ran did not pass.
 #   MATRIX_ARCHES  the qemu/<arch>.conf names (default: all)
@@ -27,10 +28,7 @@
 #   BOOT_TIMEOUT   guest seconds per kernel-only boot (default 1200)
 . "$(dirname "$0")/lib.sh"
 
-conf() { # arch variable
-	( unset QEMU NO_QEMU NO_TOOLCHAIN NO_USERLAND; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
-}
-arches=${MATRIX_ARCHES:-$(cd "$ROOT/qemu" && ls ./*.conf | sed 's|^\./||; s|\.conf$||')}
+arches=${MATRIX_ARCHES:-$(all_arches)}
 out=$BUILD/matrix
 # arch|build|boot|selftest|kunit fgraph|kunit stress|ftracetest|unwinder|fork storm|seconds|note
 res=$out/results.txt
@@ -54,6 +52,7 @@ kunit_case() { # json case
 
 kernel_only() { # arch: build and boot make cross's kernel without a userland
 	local a=$1 t=$2 obj=$BUILD/obj/$1-cross-dynamic-$BASE console=$out/$1-console.log
+	local rundir=$BUILD/run/$1-cross-dynamic-$BASE
 	step "matrix: $a: build (make cross's dynamic kernel)"
 	if ! ARCH=$a OBJ=$obj FRAGMENTS="guest cross" "$ROOT/scripts/kernel.sh" \
 		> "$out/$a-build.log" 2>&1; then
@@ -61,28 +60,13 @@ kernel_only() { # arch: build and boot make cross's kernel without a userland
 		echo "$a|FAIL|-|-|-|-|-|-|-|$(( $(date +%s) - t ))|" >> "$res"
 		return
 	fi
-	step "matrix: $a: boot (kernel only: $(conf "$a" NO_USERLAND))"
+	step "matrix: $a: boot (kernel only: $(arch_conf "$a" NO_USERLAND))"
 	rm -f "$console"
-	( . "$ROOT/qemu/$a.conf"
-	  # shellcheck disable=SC2086
-	  timeout -k 10 "${BOOT_TIMEOUT:-1200}" $QEMU $QEMU_ARGS -accel "${ACCEL:-tcg}" \
-		-display none -no-reboot -monitor none -serial "file:$console" \
-		-kernel "$obj/$IMAGE" -append "console=$CONSOLE panic=-1 ${BOOT_APPEND:-}" < /dev/null &
-	  q=$!
-	  # not every firmware can reboot (sparc64's OpenBIOS loops on
-	  # "Reboot failed!"): stop the guest once the kernel has panicked
-	  while kill -0 $q 2>/dev/null; do
-		if grep -qa 'Kernel panic' "$console" 2>/dev/null; then
-			sleep 5
-			kill $q 2>/dev/null || true
-			break
-		fi
-		sleep 2
-	  done
-	  wait $q || true
-	) > "$out/$a-qemu.log" 2>&1 || true
-	local boot=FAIL self kf ks uw problems
-	grep -q 'No working init found' "$console" 2>/dev/null && boot=ok
+	local boot=FAIL rc=0 self kf ks uw problems
+	ARCH=$a OBJ=$obj RUNDIR=$rundir TIMEOUT=${BOOT_TIMEOUT:-1200} \
+		"$ROOT/scripts/boot.sh" kernel > "$out/$a-boot.log" 2>&1 || rc=$?
+	cp "$rundir/console.log" "$console" 2>/dev/null || true
+	[ $rc -eq 0 ] && boot=ok
 	self=$(selftest_cell "$console")
 	python3 "$SRC/tools/testing/kunit/kunit.py" parse --json="$out/$a-kunit.json" \
 		< "$console" > "$out/$a-kunit.txt" 2>&1 || true
@@ -90,10 +74,12 @@ kernel_only() { # arch: build and boot make cross's kernel without a userland
 	ks=$(kunit_cell "$out/$a-kunit.json" fgraph_stress)
 	uw=$(kunit_case "$out/$a-kunit.json" fgraph_test_unwind)
 	case $uw in PASS) uw=ok ;; SKIP) uw=skip ;; *) uw=FAIL ;; esac
-	# the expected end: a panic for want of an init, nothing before it
-	problems=$(sed '/No working init found/q' "$console" 2>/dev/null |
-		grep -v 'No working init found' | grep -a -E -c "$CONSOLE_BAD" || true)
-	[ "$problems" -eq 0 ] || boot="FAIL($problems)"
+	# boot.sh found problems before the kernel looked for an init: how many
+	if [ $rc -eq 125 ]; then
+		problems=$(sed '/No working init found/q' "$console" |
+			grep -av 'No working init found' | grep -a -E -c "$CONSOLE_BAD" || true)
+		boot="FAIL($problems)"
+	fi
 	echo "$a|ok|$boot|$self|$kf|$ks|-|$uw|-|$(( $(date +%s) - t ))|no userland: ftracetest, tracefs unwinder and fork storm not run" >> "$res"
 	step "matrix: $a: boot $boot, function_graph self-test $self, KUnit fgraph $kf, fgraph_stress $ks, unwind case $uw"
 }
@@ -101,7 +87,7 @@ kernel_only() { # arch: build and boot make cross's kernel without a userland
 with_userland() { # arch: make check's kernel and run
 	local a=$1 t=$2 rundir=$BUILD/run/$1-$VARIANT-$BASE
 	step "matrix: $a: userland and build (make check's kernel)"
-	if ! ARCH=$a "$ROOT/scripts/initramfs.sh" --userland > "$out/$a-build.log" 2>&1; then
+	if ! ARCH=$a "$ROOT/scripts/userland.sh" > "$out/$a-build.log" 2>&1; then
 		tail -n 5 "$out/$a-build.log" | sed 's/^/    /'
 		echo "$a|FAIL|-|-|-|-|-|-|-|$(( $(date +%s) - t ))|no userland (see build/matrix/$a-build.log)" >> "$res"
 		return
@@ -150,18 +136,18 @@ with_userland() { # arch: make check's kernel and run
 }
 
 for a in $arches; do
-	reason=$(conf "$a" NO_TOOLCHAIN)
-	[ -n "$reason" ] || reason=$(conf "$a" NO_QEMU)
-	[ -n "$reason" ] || [ -n "$(conf "$a" QEMU)" ] || reason="no QEMU settings"
+	reason=$(arch_conf "$a" NO_TOOLCHAIN)
+	[ -n "$reason" ] || reason=$(arch_conf "$a" NO_QEMU)
+	[ -n "$reason" ] || [ -n "$(arch_conf "$a" QEMU)" ] || reason="no QEMU settings"
 	if [ -n "$reason" ]; then
 		echo "$a|-|-|-|-|-|-|-|-|0|not run: $reason" >> "$res"
 		step "matrix: $a: skipped: $reason"
 		continue
 	fi
-	( . "$ROOT/qemu/$a.conf"
-	  command -v "${CROSS_COMPILE}gcc" >/dev/null && command -v "$QEMU" >/dev/null ||
-		ARCH=$a "$ROOT/scripts/setup.sh" ) || die "setup for $a failed"
-	if [ -n "$(conf "$a" NO_USERLAND)" ]; then
+	command -v "$(arch_conf "$a" CROSS_COMPILE)gcc" >/dev/null &&
+		command -v "$(arch_conf "$a" QEMU)" >/dev/null ||
+		ARCH=$a "$ROOT/scripts/setup.sh" || die "setup for $a failed"
+	if [ -n "$(arch_conf "$a" NO_USERLAND)" ]; then
 		kernel_only "$a" "$(date +%s)"
 	else
 		with_userland "$a" "$(date +%s)"

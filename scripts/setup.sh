@@ -10,7 +10,7 @@ pkgs="git build-essential flex bison bc libelf-dev libssl-dev dwarves cpio kmod
 [ -n "$CROSS_COMPILE" ] && pkgs="$pkgs gcc-${CROSS_COMPILE%-}"
 # a GCC plugin for the arch's compiler (GCC 12 in Debian 12): its headers
 [ -n "${GCC_PLUGIN:-}" ] && pkgs="$pkgs g++ gcc-12-plugin-dev-${CROSS_COMPILE%-}"
-# a userland built from source (scripts/initramfs.sh): Debian's cross libc
+# a userland built from source (scripts/userland.sh): Debian's cross libc
 [ "${USERLAND_FROM:-}" = source ] && pkgs="$pkgs curl dpkg-dev libc6-dev-$DEB_ARCH-cross"
 
 # Installing needs root: as root, apt-get directly; otherwise through sudo
@@ -80,7 +80,7 @@ for b in $bases; do
 	  fi )
 done
 # The guest's userland of another arch comes from Debian's packages of
-# that arch (scripts/initramfs.sh fetches them): dpkg must know the arch.
+# that arch (scripts/userland.sh fetches them): dpkg must know the arch.
 if [ -n "${DEB_ARCH:-}" ] && [ -z "${NO_USERLAND:-}" ] && [ -z "${USERLAND_FROM:-}" ] &&
    [ "$DEB_ARCH" != "$(dpkg --print-architecture)" ] &&
    ! dpkg --print-foreign-architectures | grep -x "$DEB_ARCH" >/dev/null; then

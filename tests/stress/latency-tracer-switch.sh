@@ -3,7 +3,7 @@
 # every function (options/function-trace, the default), so that ftrace
 # patches every call site 320 times. Under QEMU's multi-threaded TCG this
 # wedged the guest within a few dozen switches (a stale int3 translation,
-# see README: "QEMU: one TCG thread"); with one TCG thread it passes.
+# see docs/testing.md, "QEMU: one TCG thread"); with one TCG thread it passes.
 # Run: make run CMD=tests/stress/latency-tracer-switch.sh
 # Optional: FUNCTION_TRACE=0 in the environment to compare.
 cd "$TRACEFS" || exit 1

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# qemu/<arch>.conf files are declarations: comments and KEY=value lines
+# only, every key one that scripts/lib.sh knows (ARCH_CONF_KEYS: what
+# arch_conf clears before it reads another arch) and that qemu/README.md
+# documents.
+cd "$(dirname "$0")/../.." || exit 1
+keys=" $(sed -n '/^ARCH_CONF_KEYS="/,/"$/p' scripts/lib.sh | tr -d '"' | sed 's/^ARCH_CONF_KEYS=//' | tr '\n\t' '  ') "
+bad=0 n=0
+for f in qemu/*.conf; do
+	n=$((n + 1))
+	while IFS= read -r l; do
+		case $l in '#'*|'') continue ;; esac
+		k=${l%%=*}
+		if [ "$k" = "$l" ] || ! [[ $k =~ ^[A-Z_][A-Z0-9_]*$ ]]; then
+			echo "qemu-conf: $f: not a KEY=value line: $l"; bad=1; continue
+		fi
+		case $keys in *" $k "*) ;; *) echo "qemu-conf: $f: $k is not in ARCH_CONF_KEYS (scripts/lib.sh)"; bad=1 ;; esac
+		grep -q "^| \`$k\` |" qemu/README.md || { echo "qemu-conf: $f: $k is not documented in qemu/README.md"; bad=1; }
+	done < "$f"
+done
+[ $bad = 0 ] && echo "qemu-conf: $n files, every key known and documented"
+exit $bad
