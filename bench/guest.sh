@@ -38,12 +38,32 @@ mem mem-tracing
 cmd release
 mem mem-after
 
+# "R calls CASE N CALLS LOST": the calls function_graph traced for N
+# getppid() calls (events written, kept or overwritten, less those of a
+# run with none: an entry and a return each) and the events the buffers
+# lost (dropped, commit overruns), so that a row that costs less because
+# fewer calls were traced shows it
+calls() {
+	ev() {
+		echo > trace
+		getppid-loop "$1" 1 > /dev/null
+		echo 0 > tracing_on
+		awk '/^entries:|^overrun:/ { n += $2 }
+		     /^commit overrun:|^dropped events:/ { l += $3 }
+		     END { print n + 0, l + 0 }' per_cpu/cpu*/stats
+		echo 1 > tracing_on
+	}
+	set -- "$1" $(ev 0) $(ev "$WCALLS")
+	echo "R calls $1 $WCALLS $((($4 - $2) / 2)) $(($3 + $5))"
+}
+
 # whole kernel: getppid() with no tracer, then function_graph on all
 # functions (the trace buffer keeps overwriting)
 cd $TRACEFS
 echo "R wk-off $(getppid-loop "$WCALLS" "$REPS")"
 echo function_graph > current_tracer || exit 1
 echo "R wk-function_graph $(getppid-loop "$WCALLS" "$REPS")"
+calls wk-function_graph
 mem mem-wk-tracing
 echo nop > current_tracer
 mem mem-wk-after
@@ -57,6 +77,7 @@ f=$(grep -m 1 -e '^__x64_sys_getppid$' -e '^sys_getppid$' -e '^__do_sys_getppid$
 if [ -n "$f" ] && echo "$f" > set_ftrace_filter; then
 	echo function_graph > current_tracer || exit 1
 	echo "R wk-fg-one $(getppid-loop "$WCALLS" "$REPS")"
+	calls wk-fg-one
 	echo nop > current_tracer
 	echo > set_ftrace_filter
 else

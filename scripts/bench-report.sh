@@ -110,6 +110,20 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" |
 	row "getppid(), function_graph" wk-function_graph 0
 	row "getppid(), profiler" wk-profiler 0
 	row "getppid(), graph on 1 fn" wk-fg-one 0
+	calls() { # label case: calls traced per getppid() and events lost
+		local k v
+		printf '%-28s' "$1"
+		for k in 6.1-stock 6.1-fgraph 6.12-stock; do
+			v=
+			[ -s "$dir/$k.txt" ] && v=$(awk -v c="$2" '$1 == "R" && $2 == "calls" && $3 == c {
+				printf "%.1f, %d", $5 / $4, $6 }' "$dir/$k.txt")
+			printf ' %11s' "${v:--}"
+		done
+		echo
+	}
+	calls "  calls traced, lost: all" wk-function_graph
+	calls "  calls traced, lost: 1 fn" wk-fg-one
+	echo "(calls traced: per getppid(), by function_graph; lost: events the ring buffer dropped)"
 	printf '%-28s' "depth: calls hooked of 250"
 	for k in 6.1-stock 6.1-fgraph 6.12-stock; do
 		v=
