@@ -67,6 +67,11 @@ apply_series() {
 # '/*' rule dropped from .gitignore), so that older trees are made anew.
 TREE_FORMAT=2
 mkdir -p "$BUILD/src"
+# a directory that make tree did not make (a git worktree has a .git file):
+# never replaced without FORCE, it may hold the user's work
+if [ -e "$SRC" ] && [ ! -d "$SRC/.git" ] && [ -z "${FORCE:-}" ]; then
+	die "${SRC#"$ROOT"/} exists but is not a tree that make tree made (a git worktree, or another directory): move it away, or FORCE=1 to replace it"
+fi
 if [ ! -d "$SRC/.git" ] || [ "$(cat "$SRC/.git/fgraph-base" 2>/dev/null)" != "$PACKAGE $installed $TREE_FORMAT" ]; then
 	if [ -d "$SRC/.git" ] && [ -z "${FORCE:-}" ]; then
 		cd "$SRC"
