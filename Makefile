@@ -69,6 +69,8 @@
 #                  6.1-fgraph 6.12-stock)
 #   CALLS, REPS    make bench: calls per loop, repetitions (10000, 7)
 #   WCALLS         make bench: getppid() calls per workload (2000)
+#   MITIGATIONS    1: make bench builds and runs the kernels with Debian's
+#                  speculation mitigations (build/bench/mitigations/)
 #   USERS          make profile: fgraph user counts (1 2 16)
 #   FORCE          1: make tree discards work not exported (empty)
 #   EXTRA_PKGS     more Debian packages for make setup (none)

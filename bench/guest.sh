@@ -16,6 +16,10 @@ mem() { echo mem > $B && echo "R $1 $(cat $B)"; }
 
 echo "kernel: $(uname -r) ($(grep -c ^processor /proc/cpuinfo) CPU)"
 [ -w $B ] || { echo "no $B: not a bench kernel"; exit 1; }
+# what the kernel does against speculation on this CPU model
+for f in /sys/devices/system/cpu/vulnerabilities/*; do
+	[ -r "$f" ] && echo "R vuln ${f##*/} $(cat "$f")"
+done
 mem mem-boot
 
 # per traced call: nothing, one ftrace_ops, 1..16 fgraph users

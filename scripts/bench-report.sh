@@ -87,6 +87,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" |
 	echo "make bench, $(date -u +%F): guest ns per call = instructions (QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') -icount shift=0, TCG, 1 vCPU)"
 	for k in $kernels; do
 		sed -n "s/^R kernel \([^ ]*\) \(.*\)/  \1: \2/p" "$dir/$k.txt"
+		sed -n "s/^R mitigations \(.*\)/    with \1/p" "$dir/$k.txt"
 	done
 	printf '\n%-28s %11s %11s %11s %9s %9s\n' "per call (median)" 6.1-stock 6.1-fgraph 6.12-stock ours/6.1 ours/6.12
 	row() { # label case users
@@ -146,6 +147,19 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" |
 	echo "(bytes/task: per task holding a stack, (tasks holding one/all tasks); idle tasks not counted."
 	echo " boot: before any tracing; tracing/after: one fgraph user registered/gone;"
 	echo " wk-*: function_graph on all functions, then nop.)"
+	# /sys/devices/system/cpu/vulnerabilities: those some kernel is affected by
+	vulns=$(for k in $kernels; do awk '$1 == "R" && $2 == "vuln" && $3 != "" &&
+		$4 " " $5 != "Not affected" { print $3 }' "$dir/$k.txt"; done | sort -u)
+	if [ -n "$vulns" ]; then
+		echo
+		echo "CPU vulnerabilities (/sys/devices/system/cpu/vulnerabilities), where not 'Not affected':"
+		for v in $vulns; do
+			for k in $kernels; do
+				awk -v v="$v" -v k="$k" '$1 == "R" && $2 == "vuln" && $3 == v {
+					$1 = $2 = $3 = ""; sub(/^ +/, ""); printf "  %-22s %-11s %s\n", v, k, $0 }' "$dir/$k.txt"
+			done
+		done
+	fi
 } > "$dir/bench.txt"
 cat "$dir/bench.txt"
 step "bench: ${dir#"$ROOT"/}/bench.txt, bench.csv, bench-mem.csv, bench.png"

@@ -15,10 +15,25 @@
 #
 # Variables: KERNELS (default: all three), CALLS, REPS, WCALLS (see
 # bench/guest.sh).
+#
+# MITIGATIONS=1: the same three kernels with the speculation mitigations
+# Debian builds in (configs/mitigations-<base>.config: retpolines, return
+# thunks, SLS), booted on a CPU model the kernels treat as affected (QEMU's
+# EPYC, AMD family 17h: without an affected CPU the return thunks are
+# patched back to plain returns at boot) with the same spectre_v2= and
+# retbleed= on each; results in build/bench/mitigations/, beside what
+# /sys/devices/system/cpu/vulnerabilities/ says on each kernel.
 . "$(dirname "$0")/lib.sh"
 
 [ "$ARCH" = x86_64 ] || die "make bench runs on x86_64 only (the workload reads the TSC)"
 out=$BUILD/bench
+mit=
+if [ -n "${MITIGATIONS:-}" ]; then
+	mit=-mit
+	out=$BUILD/bench/mitigations
+	QEMU_EXTRA="-cpu EPYC-v2 ${QEMU_EXTRA:-}"
+	KCMDLINE="spectre_v2=retpoline retbleed=unret ${KCMDLINE:-}"
+fi
 mkdir -p "$out/empty-series"
 : > "$out/empty-series/series"
 
@@ -34,8 +49,9 @@ for k in $KERNELS; do
 	esac
 	(
 	export BASE=${k%-*} VARIANT=bench-${k#*-} SERIES=$series
-	export SRC=$BUILD/src/bench-$k OBJ=$BUILD/obj/$ARCH-bench-$k RUNDIR=$BUILD/run/$ARCH-bench-$k
-	step "bench: $k"
+	export SRC=$BUILD/src/bench-$k OBJ=$BUILD/obj/$ARCH-bench-$k$mit RUNDIR=$BUILD/run/$ARCH-bench-$k$mit
+	[ -z "$mit" ] || export EXTRA_CONFIGS="$ROOT/configs/mitigations-$BASE.config"
+	step "bench: $k${mit:+ (mitigations)}"
 	# the bench trees hold nothing of ours but what is re-made here
 	FORCE=1 "$ROOT/scripts/tree.sh"
 	cmp -s "$ROOT/bench/fgraph_bench.c" "$SRC/lib/fgraph_bench.c" ||
@@ -53,6 +69,7 @@ for k in $KERNELS; do
 	# shellcheck source=/dev/null
 	. "$ROOT/bases/$BASE.conf"
 	{ echo "R kernel $k $PACKAGE $(dpkg-query -W -f='${Version}' "$PACKAGE")"
+	  [ -z "$mit" ] || echo "R mitigations $(sed 's/#.*//' "$EXTRA_CONFIGS" | xargs), $QEMU_EXTRA, $KCMDLINE"
 	  sed -n 's/\r$//; /^R /p' "$out/$k.log"; } > "$out/$k.txt"
 	step "bench: $k: $(grep -c '^R ' "$out/$k.txt") results in ${out#"$ROOT"/}/$k.txt"
 	)
