@@ -20,9 +20,10 @@
 #   matrix         every arch in turn: make check's run where the arch
 #                  has a userland, else a kernel-only boot; a table
 #   bench          cost per traced call and memory: stock 6.1, ours and
-#                  stock 6.12 under QEMU -icount (bench/README.md)
+#                  stock 6.12 under QEMU -icount (bench/README.md);
+#                  ARCH=x86_64 or arm64
 #   profile        per-function instruction counts of one traced call, on
-#                  the kernels make bench built
+#                  the kernels make bench built (x86_64, arm64)
 #   clean          remove build/obj and build/run (keeps trees, userland)
 #   help           this text
 #   all            the same as help (plain `make`)
@@ -135,7 +136,7 @@ matrix: tree
 # three kernels (stock 6.1, ours, stock 6.12) with bench/fgraph_bench.c;
 # table, CSVs and chart in build/bench/
 setup-bench:
-	@EXTRA_PKGS="gnuplot-nox gdb" $(S)/setup.sh 6.1 6.12
+	@EXTRA_PKGS="gnuplot-nox gdb $(if $(filter-out x86_64,$(ARCH)),gdb-multiarch libc6-dev-$(ARCH)-cross)" $(S)/setup.sh 6.1 6.12
 
 bench: setup-bench
 	@$(S)/bench.sh

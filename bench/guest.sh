@@ -76,7 +76,7 @@ echo 1 > function_profile_enabled || exit 1
 echo "R wk-profiler $(getppid-loop "$WCALLS" "$REPS")"
 echo 0 > function_profile_enabled
 # the function_graph tracer on one function: the syscall itself
-f=$(grep -m 1 -e '^__x64_sys_getppid$' -e '^sys_getppid$' -e '^__do_sys_getppid$' \
+f=$(grep -m 1 -e '^__x64_sys_getppid$' -e '^__arm64_sys_getppid$' -e '^sys_getppid$' -e '^__do_sys_getppid$' \
 	available_filter_functions)
 if [ -n "$f" ] && echo "$f" > set_ftrace_filter; then
 	echo function_graph > current_tracer || exit 1

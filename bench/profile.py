@@ -1,6 +1,7 @@
 # gdb script for 'make profile': where the instructions of one traced call go.
 #
-# Attached to QEMU's gdbstub (-s) with the bench kernel's vmlinux.
+# Attached to QEMU's gdbstub (-s) with the bench kernel's vmlinux
+# (PROFILE_ARCH: x86_64 or arm64).
 # PROFILE_CASES lists label@function, in the order the guest
 # (bench/profile-guest.sh) makes one call of each. For each case, a
 # hardware breakpoint (ftrace rewrites the first bytes of the function) on
@@ -24,14 +25,27 @@ def symbol(pc):
     return names[pc]
 
 
+# x86_64: the return address is on the stack and the return pops it;
+# arm64: it is in x30 and the stack pointer is back where it was
+arm64 = os.environ.get("PROFILE_ARCH") == "arm64"
+spreg = "sp" if arm64 else "rsp"
+
+
+def returned(sp):
+    now = int(gdb.selected_frame().read_register(spreg)) & (2**64 - 1)
+    return now >= sp if arm64 else now > sp
+
+
 def profile(label):
     frame = gdb.selected_frame()
-    sp = int(frame.read_register("rsp"))
-    ret = int(gdb.parse_and_eval("*(unsigned long *)$rsp"))
+    sp = int(frame.read_register(spreg)) & (2**64 - 1)
+    # (gdb reads arm64's x30 as a signed long)
+    ret = int(frame.read_register("x30")) & (2**64 - 1) if arm64 else \
+        int(gdb.parse_and_eval("*(unsigned long *)$rsp"))
     counts, order, steps = {}, [], 0
     while True:
         pc = int(gdb.selected_frame().pc())
-        if pc == ret and int(gdb.selected_frame().read_register("rsp")) > sp:
+        if pc == ret and returned(sp):
             break
         name = symbol(pc)
         if name not in counts:

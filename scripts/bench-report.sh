@@ -84,7 +84,7 @@ added() { # kernel: (cost with 16 users - cost with 1) / 15
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 {
-	echo "make bench, $(date -u +%F): guest ns per call = instructions (QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') -icount shift=0, TCG, 1 vCPU)"
+	echo "make bench, $(date -u +%F): guest ns per call = instructions ($ARCH, QEMU $($QEMU --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') -icount shift=0, TCG, 1 vCPU)"
 	for k in $kernels; do
 		sed -n "s/^R kernel \([^ ]*\) \(.*\)/  \1: \2/p" "$dir/$k.txt"
 		sed -n "s/^R mitigations \(.*\)/    with \1/p" "$dir/$k.txt"

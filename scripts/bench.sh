@@ -10,6 +10,7 @@
 # Each gets bench/fgraph_bench.c built in (lib/, so that its target function
 # is traceable) and boots under QEMU with -icount shift=0: guest time is the
 # count of executed instructions, so the figures repeat from run to run.
+# ARCH=x86_64 (results in build/bench/) or arm64 (build/bench/arm64/).
 # The guest runs bench/guest.sh; scripts/bench-report.sh makes the table,
 # the CSVs and the chart in build/bench/.
 #
@@ -25,10 +26,16 @@
 # /sys/devices/system/cpu/vulnerabilities/ says on each kernel.
 . "$(dirname "$0")/lib.sh"
 
-[ "$ARCH" = x86_64 ] || die "make bench runs on x86_64 only (the workload reads the TSC)"
-out=$BUILD/bench
+case $ARCH in
+x86_64) out=$BUILD/bench ;;
+# the same workloads: guest time from the clock (bench/getppid-loop.c)
+# (a CPU model with LSE atomics, as configs/bench.arm64.config builds in)
+arm64) out=$BUILD/bench/$ARCH QEMU_EXTRA="-cpu neoverse-n1 ${QEMU_EXTRA:-}" ;;
+*) die "make bench runs on x86_64 and arm64, not $ARCH" ;;
+esac
 mit=
 if [ -n "${MITIGATIONS:-}" ]; then
+	[ "$ARCH" = x86_64 ] || die "MITIGATIONS=1: x86_64 only (Debian's x86 mitigations: configs/mitigations-*.config)"
 	mit=-mit
 	out=$BUILD/bench/mitigations
 	QEMU_EXTRA="-cpu EPYC-v2 ${QEMU_EXTRA:-}"
@@ -38,7 +45,8 @@ mkdir -p "$out/empty-series"
 : > "$out/empty-series/series"
 
 # The whole-kernel workload, a static binary for the guest.
-gcc -O2 -static -Wall -o "$out/getppid-loop" "$ROOT/bench/getppid-loop.c"
+"${CROSS_COMPILE:-}gcc" -O2 -static -Wall -o "$out/getppid-loop" "$ROOT/bench/getppid-loop.c" ||
+	die "bench: cannot build bench/getppid-loop.c${CROSS_COMPILE:+ (is libc6-dev-$DEB_ARCH-cross there? make setup-bench)}"
 
 KERNELS=${KERNELS:-6.1-stock 6.1-fgraph 6.12-stock}
 for k in $KERNELS; do
