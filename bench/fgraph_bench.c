@@ -14,6 +14,10 @@
  *   off 0 [CALLS [REPS]]          no tracing
  *   function 0 [CALLS [REPS]]     one ftrace_ops on the target
  *   fgraph USERS [CALLS [REPS]]   USERS fgraph_ops on the target
+ *   fgraph-times USERS [CALLS [REPS]]  the same, each asking for the
+ *                                 call's timestamps as function_graph does
+ *                                 (FGRAPH_FL_TIMES; the stock kernels
+ *                                 take them for every user anyway)
  *   hold USERS | release          keep USERS registered / unregister them
  *   mem                           shadow stacks held by tasks
  *   deep LEVELS                   LEVELS nested calls of fgraph_bench_deep()
@@ -136,7 +140,7 @@ static void bench_unregister(int users)
 #endif
 }
 
-static int bench_register(int users)
+static int bench_register(int users, bool times)
 {
 	int i, ret;
 
@@ -150,6 +154,10 @@ static int bench_register(int users)
 		memset(&bench_gops[i], 0, sizeof(bench_gops[i]));
 		bench_gops[i].entryfunc = bench_entry;
 		bench_gops[i].retfunc = bench_return;
+#ifdef FGRAPH_FL_TIMES
+		if (times)
+			bench_gops[i].flags = FGRAPH_FL_TIMES;
+#endif
 #if BENCH_MULTI
 		ret = bench_set_filter(&bench_gops[i].ops);
 		if (ret)
@@ -211,8 +219,8 @@ static void bench_timed(const char *what, int users, unsigned int calls,
 		ret = bench_set_filter(&bench_fops);
 		if (!ret)
 			ret = register_ftrace_function(&bench_fops);
-	} else if (!strcmp(what, "fgraph")) {
-		ret = bench_register(users);
+	} else if (!strncmp(what, "fgraph", 6)) {
+		ret = bench_register(users, !strcmp(what, "fgraph-times"));
 	}
 	if (ret) {
 		scnprintf(bench_result, sizeof(bench_result), "%s %d error %d\n",
@@ -230,7 +238,7 @@ static void bench_timed(const char *what, int users, unsigned int calls,
 	if (!strcmp(what, "function")) {
 		/* not ftrace_free_filter(): 6.1 leaves the freed hashes in */
 		unregister_ftrace_function(&bench_fops);
-	} else if (!strcmp(what, "fgraph")) {
+	} else if (!strncmp(what, "fgraph", 6)) {
 		bench_unregister(users);
 	}
 }
@@ -275,11 +283,11 @@ static ssize_t bench_command(char *buf)
 		return -EINVAL;
 
 	if (!strcmp(what, "off") || !strcmp(what, "function") ||
-	    !strcmp(what, "fgraph")) {
+	    !strcmp(what, "fgraph") || !strcmp(what, "fgraph-times")) {
 		sscanf(buf, "%*s %d %u %u", &users, &calls, &reps);
 		if (reps < 1 || reps > BENCH_MAX_REPS || !calls)
 			return -EINVAL;
-		if (!strcmp(what, "fgraph") ?
+		if (!strncmp(what, "fgraph", 6) ?
 		    users < 1 || users > BENCH_MAX_USERS : users != 0)
 			return -EINVAL;
 		if (bench_held)
@@ -290,7 +298,7 @@ static ssize_t bench_command(char *buf)
 			return -EINVAL;
 		if (bench_held)
 			return -EBUSY;
-		ret = bench_register(users);
+		ret = bench_register(users, false);
 		if (!ret)
 			bench_held = users;
 		scnprintf(bench_result, sizeof(bench_result), "hold %d %s %d\n",

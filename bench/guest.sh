@@ -33,6 +33,8 @@ fi
 for u in 1 2 4 8 16; do
 	cmd fgraph "$u" "$CALLS" "$REPS"
 done
+# one user that asks for the call's timestamps, as function_graph does
+cmd fgraph-times 1 "$CALLS" "$REPS"
 
 # shadow stacks while one user is registered, and after it left
 cmd hold 1

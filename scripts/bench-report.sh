@@ -20,7 +20,7 @@ done
 	echo "kernel,case,users,calls,reps,min_ns,median_ns,error"
 	for k in $kernels; do
 		awk -v k="$k" '
-		$1 == "R" && ($2 == "off" || $2 == "function" || $2 == "fgraph" || $2 ~ /^wk-/) {
+		$1 == "R" && ($2 == "off" || $2 == "function" || $2 ~ /^fgraph/ || $2 ~ /^wk-/) {
 			if ($2 ~ /^wk-/) { c = $2; u = 0; f = 3 } else { c = $2; u = $3; f = 4 }
 			if ($f == "error") { printf "%s,%s,%s,,,,,%s\n", k, c, u, $(f + 1); next }
 			calls = $f; n = 0
@@ -99,6 +99,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" |
 	row "tracing off" off 0
 	row "function tracer (1 ops)" function 0
 	for u in 1 2 4 8 16; do row "fgraph, $u user(s)" fgraph "$u"; done
+	row "fgraph, 1 user, timestamps" fgraph-times 1
 	a=$(added 6.1-fgraph) c=$(added 6.12-stock)
 	printf '%-28s %11s %11s %11s %9s %9s\n' "each added user (1->16)" - "$a" "$c" - "$(ratio "$a" "$c")"
 	step12() { # kernel: cost with 2 users - cost with 1
