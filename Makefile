@@ -24,6 +24,14 @@
 #                  ARCH=x86_64 or arm64
 #   profile        per-function instruction counts of one traced call, on
 #                  the kernels make bench built (x86_64, arm64)
+#   deb            Debian packages of the patched kernel from Debian's
+#                  own config (DEB_CONFIG), with the kernel's bindeb-pkg;
+#                  ARCH=x86_64 or arm64 (docs/debian.md)
+#   deb-check      a Debian 12 system (mmdebstrap) with those packages
+#                  installed by dpkg -i, booted in QEMU; systemd runs the
+#                  checks of tests/deb/; ends "N passed, N failed"
+#   deb-versions   which served linux-source-6.1 versions the series
+#                  applies to
 #   clean          remove build/obj and build/run (keeps trees, userland)
 #   help           this text
 #   all            the same as help (plain `make`)
@@ -73,6 +81,10 @@
 #   MITIGATIONS    1: make bench builds and runs the kernels with Debian's
 #                  speculation mitigations (build/bench/mitigations/)
 #   USERS          make profile: fgraph user counts (1 2 16)
+#   DEB_CONFIG     make deb, deb-check: Debian's flavour, cloud or full
+#                  (cloud; rt is refused: docs/debian.md)
+#   DEB_KERNEL_DEBS  make deb-check: other linux-image packages to boot
+#                  (a check of deb-check itself with Debian's kernel)
 #   FORCE          1: make tree discards work not exported (empty)
 #   EXTRA_PKGS     more Debian packages for make setup (none)
 #   CCACHE_MAXSIZE ccache's size limit (10G)
@@ -86,7 +98,7 @@ export T0 := $(shell date +%s)
 
 S := scripts
 
-.PHONY: all setup setup-bench tree export kernel userland run check stress bisect cross matrix bench profile clean help
+.PHONY: all setup setup-bench tree export kernel userland run check stress bisect cross matrix bench profile deb deb-check deb-versions clean help
 all: help
 help:
 	@sed -n '3,/^# end of help/p' Makefile | sed '$$d; s/^# \{0,1\}//'
@@ -144,6 +156,16 @@ bench: setup-bench
 # gdb single-steps one call per case in each bench kernel (KERNELS, USERS)
 profile: setup-bench
 	@$(S)/profile.sh
+
+# Debian packages from Debian's config, and a Debian 12 system with them
+deb: setup
+	@$(S)/deb.sh
+
+deb-check: setup
+	@$(S)/deb-check.sh
+
+deb-versions: setup
+	@$(S)/deb-versions.sh
 
 clean:
 	rm -rf build/obj build/run

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# make deb: Debian packages (linux-image, linux-headers) of the patched
+# kernel, built by the kernel's own bindeb-pkg from Debian's configuration
+# of $ARCH (the linux-config-6.1 package of the pinned version).
+#   DEB_CONFIG=cloud  Debian's cloud flavour (default: made for virtual
+#                     machines, about a third of the modules)
+#   DEB_CONFIG=full   Debian's generic flavour (every module: hours)
+#   DEB_CONFIG=rt     refused: see below
+# The packages go to build/deb/$ARCH-$DEB_CONFIG/; docs/debian.md says how
+# to install them.
+. "$(dirname "$0")/lib.sh"
+
+DEB_CONFIG=${DEB_CONFIG:-cloud}
+case $DEB_CONFIG in
+cloud) flavour=cloud-$DEB_ARCH ;;
+full) flavour=$DEB_ARCH ;;
+rt)
+	# Debian's rt flavour is its generic config plus PREEMPT_RT, whose
+	# patches come with Debian's 'linux' source package only: on
+	# linux-source-6.1 the rt config would build a kernel that is not RT
+	# and call it one. The registry here serves that package's index but
+	# not its files (404), so the series has not been tried on them.
+	die "DEB_CONFIG=rt: linux-source-$BASE has none of Debian's real-time patches (they are in Debian's 'linux' source package, whose files this registry does not serve), so its rt config would build a non-RT kernel; not built (docs/debian.md)" ;;
+*) die "DEB_CONFIG=$DEB_CONFIG: cloud, full or rt" ;;
+esac
+case $DEB_ARCH in
+amd64 | arm64) ;;
+*) die "make deb: ARCH=x86_64 or arm64 (Debian's configs of $BASE are for those here)" ;;
+esac
+[ "$BASE" = 6.1 ] || die "make deb: BASE=6.1 only (the base the series is for)"
+
+OUT=$BUILD/deb/$ARCH-$DEB_CONFIG
+# bindeb-pkg writes the packages to the parent of the object directory
+OBJ=$OUT/obj
+export OBJ
+
+# Debian's configs of the pinned version, for the arch: the host's come
+# with linux-config-6.1; another arch's by multiarch download
+cfgpkg=linux-config-$BASE
+cfgfile=config.${DEB_ARCH}_none_$flavour.xz
+if [ "$DEB_ARCH" = "$(dpkg --print-architecture)" ]; then
+	EXTRA_PKGS="${EXTRA_PKGS:-} $cfgpkg dpkg-dev fakeroot rsync kmod bc" "$ROOT/scripts/setup.sh"
+	have=$(dpkg-query -W -f='${Version}' "$cfgpkg")
+	[ "$have" = "$VERSION" ] || die "$cfgpkg $have is installed, the base is $VERSION: apt-get install $cfgpkg=$VERSION"
+	cfgdir=/usr/src/$cfgpkg
+else
+	EXTRA_PKGS="${EXTRA_PKGS:-} dpkg-dev fakeroot rsync kmod bc" "$ROOT/scripts/setup.sh"
+	cfgdir=$BUILD/deb/$cfgpkg-$DEB_ARCH/usr/src/$cfgpkg
+	if [ ! -f "$cfgdir/$cfgfile" ]; then
+		dl=$BUILD/deb/download
+		mkdir -p "$dl"
+		step "deb: downloading $cfgpkg:$DEB_ARCH=$VERSION"
+		( cd "$dl" && apt-get download -q "$cfgpkg:$DEB_ARCH=$VERSION" >/dev/null ) ||
+			die "the registry serves no $cfgpkg:$DEB_ARCH=$VERSION (dpkg --add-architecture $DEB_ARCH?)"
+		dpkg-deb -x "$dl/${cfgpkg}_${VERSION}_$DEB_ARCH.deb" "$BUILD/deb/$cfgpkg-$DEB_ARCH"
+	fi
+fi
+[ -f "$cfgdir/$cfgfile" ] || die "Debian's $cfgpkg has no $cfgfile"
+"$ROOT/scripts/tree.sh"
+
+# The packages' version names the base and the series: 6.1.192-2+fgraph.<commit>
+commit=$(git -C "$SRC" rev-parse --short=12 HEAD)
+pkgversion=$VERSION+fgraph.$commit
+localversion=-fgraph-$flavour
+
+mkdir -p "$OBJ"
+step "deb: $cfgfile, local version $localversion, in ${OUT#"$ROOT"/}"
+cfg=$OBJ/.config
+[ -f "$cfg" ] && cp "$cfg" "$OBJ/.config.prev"
+xz -dc "$cfgdir/$cfgfile" > "$cfg"
+# The release names the project; the rest is Debian's. Debian's own build
+# sets the signing keys (its certificates): left out of the shipped
+# config, they take the kernel's defaults, a key made at build time
+# (in the object directory, never packaged) that the kernel trusts; with
+# it every module of the package is signed (MODULE_SIG_ALL), so that they
+# load where the kernel is locked down (Secure Boot: docs/debian.md).
+"$SRC/scripts/config" --file "$cfg" --set-str LOCALVERSION "$localversion" \
+	--disable LOCALVERSION_AUTO --enable MODULE_SIG_ALL
+# set but empty: setlocalversion would add a '+' for the git tree
+export LOCALVERSION=
+logged "$OBJ/config.log" "deb: olddefconfig" kmake olddefconfig
+if [ -f "$OBJ/.config.prev" ] && cmp -s "$cfg" "$OBJ/.config.prev"; then
+	mv "$OBJ/.config.prev" "$cfg"
+fi
+for opt in FUNCTION_GRAPH_TRACER DYNAMIC_FTRACE MODULES MODULE_SIG_ALL; do
+	grep -qx "CONFIG_$opt=y" "$cfg" || die "Debian's $cfgfile lost CONFIG_$opt on the patched tree"
+done
+release=$(kmake -s kernelrelease)
+
+rm -f "$OUT"/*.deb "$OUT"/*.buildinfo "$OUT"/*.changes
+# dpkg-buildpackage runs the kernel's build (and its ccache) from
+# debian/rules; the debug symbols of DEBUG_INFO go to a -dbg package.
+logged "$OUT/build.log" "deb: make -j$JOBS bindeb-pkg ($release, $DEB_CONFIG; ccache)" \
+	kmake -j"$JOBS" KDEB_PKGVERSION="$pkgversion" KDEB_COMPRESS=xz bindeb-pkg
+# External modules for make deb-check, built as a user would against
+# the packages' build: the livepatch sample (Debian's config builds no
+# samples). Unsigned, as any local module: docs/debian.md, Secure Boot.
+ext=$OUT/extmod
+rm -rf "$ext"
+mkdir -p "$ext"
+cp "$SRC/samples/livepatch/livepatch-sample.c" "$ext/"
+echo 'obj-m := livepatch-sample.o' > "$ext/Kbuild"
+logged "$ext/build.log" "deb: the livepatch sample, an external module" kmake M="$ext" modules
+"$OBJ/scripts/sign-file" sha256 "$OBJ/certs/signing_key.pem" "$OBJ/certs/signing_key.x509" \
+	"$ext/livepatch-sample.ko" || die "could not sign $ext/livepatch-sample.ko"
+step "deb: packages of $release ($pkgversion):"
+for f in "$OUT"/*.deb; do
+	printf '  %-80s %6s MB\n' "${f#"$ROOT"/}" $(( $(stat -c %s "$f") / 1048576 ))
+done
+cat <<EOF
+  Install on a Debian 12 $DEB_ARCH machine: dpkg -i linux-image-${release}_*.deb
+  (and linux-headers-* to build external modules$([ "$DEB_ARCH" = "$(dpkg --print-architecture)" ] || echo "; its host tools are $(dpkg --print-architecture) programs, built here: external modules cannot be built on the $DEB_ARCH machine with it"));
+  not linux-libc-dev (it would replace Debian's); see docs/debian.md.
+EOF
