@@ -55,16 +55,42 @@ grep '^ftracetest|[^|]*|HANG|' "$known" | cut -d'|' -f1-3 >> "$results" || true
 ft_summary=$(tr -d '\r' < "$output" | sed -n 's/^# of [a-z()]*: *\([0-9]*\)$/\1/p; s/^# of undefined(test bug): *\([0-9]*\)$/\1/p' |
 	awk '{s += $1} END {print s + 0}')
 
+# Mainline 6.12's ftracetest, for tests/guest/mainline-6.12.sh: its
+# tools/testing/selftests/ftrace from Debian's linux-source-6.12, packed
+# once per version of the package
+mainline_tar=
+if [ -z "${REJUDGE:-}" ] && grep -q "^# arches:.*\b$ARCH\b" "$ROOT/tests/guest/mainline-6.12.sh"; then
+	"$ROOT/scripts/setup.sh" 6.12 > /dev/null
+	v612=$(. "$ROOT/bases/6.12.conf"; echo "$VERSION")
+	mainline_tar=$BUILD/mainline/ftracetest-$v612.tar
+	if [ ! -f "$mainline_tar" ]; then
+		mkdir -p "$BUILD/mainline/unpack"
+		logged "$BUILD/mainline/unpack.log" "check: mainline $v612's ftracetest from linux-source-6.12" \
+			tar -xJf "$(. "$ROOT/bases/6.12.conf"; echo "$TARBALL")" -C "$BUILD/mainline/unpack" \
+			--strip-components=4 linux-source-6.12/tools/testing/selftests/ftrace
+		tar -cf "$mainline_tar.tmp" -C "$BUILD/mainline/unpack" ftrace
+		mv "$mainline_tar.tmp" "$mainline_tar"
+		rm -rf "$BUILD/mainline/unpack"
+	fi
+fi
+
 # Scripts of tests/guest/ that need a boot of their own (a kernel command
-# line given by a "# kcmdline:" line): one short cmd-mode boot each.
+# line given by a "# kcmdline:" line, a time limit by "# timeout:", the
+# arches they are for by "# arches:"): one cmd-mode boot each. The
+# ftracetest result lines a script prints are judged as suite <script>.
 if [ -z "${REJUDGE:-}" ]; then
+	rm -f "$RUNDIR"/guest-*.result "$RUNDIR"/guest-*.log
 	for g in "$ROOT"/tests/guest/*.sh; do
 		[ -e "$g" ] || continue
 		name=$(basename "$g" .sh)
+		arches=$(sed -n 's/^# arches: //p' "$g")
+		[ -z "$arches" ] || case " $arches " in *" $ARCH "*) ;; *) continue ;; esac
+		gtime=$(sed -n 's/^# timeout: //p' "$g")
 		step "check: tests/guest/$name.sh"
 		grc=0
-		RUNDIR=$RUNDIR/guest-$name TIMEOUT=${GUEST_TIMEOUT:-$((600 * ${TIME_SCALE:-1}))} \
+		RUNDIR=$RUNDIR/guest-$name TIMEOUT=${GUEST_TIMEOUT:-$((${gtime:-600} * ${TIME_SCALE:-1}))} \
 			KCMDLINE="${KCMDLINE:-} $(sed -n 's/^# kcmdline: //p' "$g")" \
+			GUEST_FILES="${GUEST_FILES:-}${mainline_tar:+ $mainline_tar:/opt/mainline-ftracetest.tar}" \
 			"$ROOT/scripts/boot.sh" cmd "$g" > "$RUNDIR/guest-$name.log" 2>&1 || grc=$?
 		if [ $grc -eq 0 ]; then
 			echo "guest|$name|PASS" > "$RUNDIR/guest-$name.result"
@@ -75,6 +101,12 @@ if [ -z "${REJUDGE:-}" ]; then
 	done
 fi
 cat "$RUNDIR"/guest-*.result >> "$results" 2>/dev/null || true
+for l in "$RUNDIR"/guest-*.log; do
+	[ -e "$l" ] || continue
+	name=$(basename "$l" .log)
+	tr -d '\r' < "$l" | sed -n 's/^\[[0-9]*\]\( (instance) \)\{0,1\} *\(.*\)\t\[\([A-Z]*\)\]$/\2|\3/p' |
+		sed "s/^/${name#guest-}|/" >> "$results"
+done
 
 # Tests of the tooling itself (tests/host/*.sh), run on the host.
 for h in "$ROOT"/tests/host/*.sh; do
