@@ -71,6 +71,14 @@ echo function_graph > current_tracer || exit 1
 echo "R wk-function_graph $(getppid-loop "$WCALLS" "$REPS")"
 calls wk-function_graph
 mem mem-wk-tracing
+# the same with each option that makes function_graph record more, where
+# the kernel has it (the stock kernels: 6.12 has funcgraph-retval)
+for o in retval retaddr; do
+	if echo 1 2> /dev/null > options/funcgraph-$o; then
+		echo "R wk-fg-$o $(getppid-loop "$WCALLS" "$REPS")"
+		echo 0 > options/funcgraph-$o
+	fi
+done
 echo nop > current_tracer
 mem mem-wk-after
 # the function profiler on all functions

@@ -110,6 +110,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" |
 	printf '%-28s %11s %11s %11s %9s %9s\n' "step from 1 to 2 users" - "$a" "$c" - "$(ratio "$a" "$c")"
 	row "getppid(), no tracer" wk-off 0
 	row "getppid(), function_graph" wk-function_graph 0
+	row "  with funcgraph-retval" wk-fg-retval 0
+	row "  with funcgraph-retaddr" wk-fg-retaddr 0
 	row "getppid(), profiler" wk-profiler 0
 	row "getppid(), graph on 1 fn" wk-fg-one 0
 	calls() { # label case: calls traced per getppid() and events lost

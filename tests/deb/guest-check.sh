@@ -242,10 +242,18 @@ t_ftracetest() {
 	./ftracetest -l "$W/ftlogs" test.d/*/fgraph-*.tc > "$W/ft" 2>&1
 	local rc=$?
 	grep -E '^\[[0-9]+\]|^# of' "$W/ft"
+	# ftracetest keeps the log of each case that did not pass
+	local f
+	for f in "$W"/ftlogs/*-log.*; do
+		[ -f "$f" ] || continue
+		echo "${f##*/}, its end:"
+		tail -n 25 "$f" | sed 's/^/    /'
+	done > "$W/ftfailed"
 	cd /
 	return $rc
 }
 run "ftracetest: the project's fgraph-*.tc cases" t_ftracetest
+sed 's/^/    /' "$W/ftfailed" 2>/dev/null
 reset_tracing
 
 t_dmesg() {
