@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make tree (scripts/tree.sh) never replaces a directory it did not make:
 # SRC set to a git worktree (.git is a file there) or any other directory
-# is refused with the reason, and what it holds stays.
+# is refused with the reason, and what it holds stays (FORCE=1 replaces it
+# by design: not passed on from the caller).
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 bad=0
@@ -10,7 +11,7 @@ for kind in worktree plain; do
 	src=$d/$kind
 	mkdir -p "$src" && echo mine > "$src/work.c"
 	[ $kind = worktree ] && echo "gitdir: /nowhere" > "$src/.git"
-	out=$(SRC=$src "$tree" 2>&1) && { echo "tree: $kind SRC accepted"; bad=1; }
+	out=$(env -u FORCE SRC=$src "$tree" 2>&1) && { echo "tree: $kind SRC accepted"; bad=1; }
 	case $out in
 	*"is not a tree that make tree made"*) ;;
 	*) echo "tree: $kind SRC: no reason given: $out"; bad=1 ;;
