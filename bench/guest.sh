@@ -73,7 +73,7 @@ calls wk-function_graph
 mem mem-wk-tracing
 # the same with each option that makes function_graph record more, where
 # the kernel has it (the stock kernels: 6.12 has funcgraph-retval)
-for o in retval retaddr; do
+for o in retval retaddr args; do
 	if echo 1 2> /dev/null > options/funcgraph-$o; then
 		echo "R wk-fg-$o $(getppid-loop "$WCALLS" "$REPS")"
 		echo 0 > options/funcgraph-$o

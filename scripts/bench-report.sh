@@ -112,6 +112,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" |
 	row "getppid(), function_graph" wk-function_graph 0
 	row "  with funcgraph-retval" wk-fg-retval 0
 	row "  with funcgraph-retaddr" wk-fg-retaddr 0
+	row "  with funcgraph-args" wk-fg-args 0
 	row "getppid(), profiler" wk-profiler 0
 	row "getppid(), graph on 1 fn" wk-fg-one 0
 	calls() { # label case: calls traced per getppid() and events lost
