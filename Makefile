@@ -47,7 +47,7 @@
 #   EXTRA_CONFIGS  more Kconfig fragment files, merged last (none)
 #   CONFIG_ONLY    1: make kernel stops after configuring (empty)
 #   TIMEOUT        guest time limit in seconds (run 900, CMD 1800, check
-#                  2700, a kernel-only boot 1200; x3 for FLAVOR=debug, x
+#                  2700, a kernel-only boot 1200; x6 for FLAVOR=debug, x
 #                  TIME_SCALE of the arch)
 #   CMD            make run: a script to run in the guest (none)
 #   KCMDLINE       extra kernel command-line parameters (none)

@@ -24,8 +24,9 @@ check) timeout=${TIMEOUT:-2700} ;;
 kernel) timeout=${TIMEOUT:-1200} ;;
 *) die "usage: boot.sh run|cmd SCRIPT|check|kernel" ;;
 esac
-# the debug checkers (KASAN, lockdep...) slow the guest down about threefold
-[ -z "$FLAVOR" ] || [ -n "${TIMEOUT:-}" ] || timeout=$((timeout * 3))
+# the debug checkers (KASAN, lockdep...) slow the guest down about threefold,
+# and its one vCPU under -icount (scripts/lib.sh) about twofold again
+[ -z "$FLAVOR" ] || [ -n "${TIMEOUT:-}" ] || timeout=$((timeout * 6))
 # so does a slow arch (TIME_SCALE in qemu/<arch>.conf)
 [ -n "${TIMEOUT:-}" ] || timeout=$((timeout * ${TIME_SCALE:-1}))
 interactive=0
