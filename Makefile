@@ -51,7 +51,8 @@
 #                  TIME_SCALE of the arch)
 #   CMD            make run: a script to run in the guest (none)
 #   KCMDLINE       extra kernel command-line parameters (none)
-#   QEMU_EXTRA     extra QEMU options (none)
+#   QEMU_EXTRA     extra QEMU options (none; FLAVOR=debug puts -smp 1
+#                  -icount shift=0,sleep=off first)
 #   FTRACE_CASES   ftracetest cases, a pattern on test.d/<dir>/<case>.tc,
 #                  '*' for all (all; FLAVOR=debug: test.d/*/fgraph-*)
 #   CHECK_STRESS   0: make check leaves out make stress SHORT=1 (1)

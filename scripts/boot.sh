@@ -24,9 +24,8 @@ check) timeout=${TIMEOUT:-2700} ;;
 kernel) timeout=${TIMEOUT:-1200} ;;
 *) die "usage: boot.sh run|cmd SCRIPT|check|kernel" ;;
 esac
-# the debug checkers (KASAN, lockdep...) slow the guest down about threefold,
-# and its one vCPU under -icount (scripts/lib.sh) about twofold again
-[ -z "$FLAVOR" ] || [ -n "${TIMEOUT:-}" ] || timeout=$((timeout * 6))
+# the debug flavour's guest is slower (FLAVOR_TIME_SCALE in scripts/lib.sh)
+[ -n "${TIMEOUT:-}" ] || timeout=$((timeout * FLAVOR_TIME_SCALE))
 # so does a slow arch (TIME_SCALE in qemu/<arch>.conf)
 [ -n "${TIMEOUT:-}" ] || timeout=$((timeout * ${TIME_SCALE:-1}))
 interactive=0

@@ -4,11 +4,12 @@
 # and summary) and the console (panics, BUGs, WARNINGs, lockdep...).
 # Non-passes are failures unless tests/known-nonpass/<arch>.txt (that arch
 # only; its entry for a test wins) or tests/known-nonpass/common.txt (every
-# arch) explains them.
+# arch) explains them; under FLAVOR=debug, tests/known-nonpass/debug.txt
+# comes first.
 # Ends with the line "N passed, N failed, N skipped".
 . "$(dirname "$0")/lib.sh"
 
-known=$RUNDIR/known-nonpass.txt	# the two lists, this arch's first
+known=$RUNDIR/known-nonpass.txt	# the lists (known_nonpass in lib.sh)
 mkdir -p "$RUNDIR"
 known_nonpass > "$known"
 # REJUDGE=<boot status> judges the logs of the last run again, without
@@ -86,9 +87,15 @@ if [ -z "${REJUDGE:-}" ]; then
 		arches=$(sed -n 's/^# arches: //p' "$g")
 		[ -z "$arches" ] || case " $arches " in *" $ARCH "*) ;; *) continue ;; esac
 		gtime=$(sed -n 's/^# timeout: //p' "$g")
+		# a HANG entry: not run, a skip with its reason
+		if grep -q "^guest|$name|HANG|" "$known"; then
+			step "check: tests/guest/$name.sh not run: $(grep "^guest|$name|HANG|" "$known" | head -n 1 | cut -d'|' -f4)"
+			echo "guest|$name|HANG" > "$RUNDIR/guest-$name.result"
+			continue
+		fi
 		step "check: tests/guest/$name.sh"
 		grc=0
-		RUNDIR=$RUNDIR/guest-$name TIMEOUT=${GUEST_TIMEOUT:-$((${gtime:-600} * ${TIME_SCALE:-1}))} \
+		RUNDIR=$RUNDIR/guest-$name TIMEOUT=${GUEST_TIMEOUT:-$((${gtime:-600} * ${TIME_SCALE:-1} * FLAVOR_TIME_SCALE))} \
 			KCMDLINE="${KCMDLINE:-} $(sed -n 's/^# kcmdline: //p' "$g")" \
 			GUEST_FILES="${GUEST_FILES:-}${mainline_tar:+ $mainline_tar:/opt/mainline-ftracetest.tar}" \
 			"$ROOT/scripts/boot.sh" cmd "$g" > "$RUNDIR/guest-$name.log" 2>&1 || grc=$?

@@ -37,8 +37,13 @@ ACCEL=${ACCEL:-tcg,thread=single}
 # function_graph self-test livelocked in it (stock 6.1's too). Under
 # -icount the tick gets 4 million instructions however slow the host is;
 # QEMU 7.2 does not run a second vCPU under -icount (x86's second CPU
-# never ran again in its bring-up wait), hence one (docs/testing.md).
+# did not run again in its bring-up wait here), hence one (docs/testing.md).
 [ "$FLAVOR" != debug ] || QEMU_EXTRA="-smp 1 -icount shift=0,sleep=off ${QEMU_EXTRA:-}"
+# How much longer guests may take: the debug checkers slow the guest down
+# about threefold, its one vCPU under -icount about twofold again (the
+# 16-instance ftracetest case alone ran 18 minutes).
+FLAVOR_TIME_SCALE=1
+[ -z "$FLAVOR" ] || FLAVOR_TIME_SCALE=6
 
 # The arches: one per qemu/<arch>.conf (qemu/README.md documents the keys).
 all_arches() {
@@ -118,8 +123,9 @@ userland_paths() {
 	fi
 }
 
-# The tests that do not pass, with their reasons: $ARCH's list first (its
-# entry for a test wins), then the common one.
+# The tests that do not pass, with their reasons: under FLAVOR=debug the
+# flavour's list first, then $ARCH's, then the common one (the first entry
+# for a test wins).
 known_nonpass() {
 	{ [ -z "$FLAVOR" ] || cat "$ROOT/tests/known-nonpass/$FLAVOR.txt"
 	  cat "$ROOT/tests/known-nonpass/$ARCH.txt" "$ROOT/tests/known-nonpass/common.txt"; } 2>/dev/null || true

@@ -18,7 +18,7 @@
 #   KUNIT_STRESS_MS  fgraph_kunit.stress_ms (default 60000, SHORT: 3000)
 #   STRESS_SEED      the fuzzer's seed (it prints the one it used)
 #   SCENARIOS        which to run, in order (default: all of the above)
-#   FLAVOR=debug     the debug kernel (timeouts three times longer)
+#   FLAVOR=debug     the debug kernel (longer timeouts: FLAVOR_TIME_SCALE)
 . "$(dirname "$0")/lib.sh"
 
 ALL="kunit fork-storm cpu-hotplug deep-stack tracefs-fuzz"
@@ -83,10 +83,10 @@ boot_scenarios() { # name...
 		files="$files $ROOT/tests/stress/$s.sh:/cmd/$s.sh"
 	done
 	# boot (about 1-2 min under TCG), the KUnit stress, each scenario
-	# with its setup and checks; the debug checkers are about 3x slower
+	# with its setup and checks; the debug flavour is slower
 	local n=$(( $(echo "${guest//,/ }" | wc -w) ))
 	local timeout=$(( 300 + kunit_ms / 1000 * 3 + fuzz_secs * 2 + n * (secs * 2 + 240) ))
-	[ -z "$FLAVOR" ] || timeout=$((timeout * 3))
+	timeout=$((timeout * FLAVOR_TIME_SCALE))
 	timeout=$((timeout * ${TIME_SCALE:-1}))
 	step "stress: boot for $*"
 	t=$(date +%s)
