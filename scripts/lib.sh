@@ -36,8 +36,8 @@ ACCEL=${ACCEL:-tcg,thread=single}
 # every function for longer than a tick of host time, and the boot-time
 # function_graph self-test livelocked in it (stock 6.1's too). Under
 # -icount the tick gets 4 million instructions however slow the host is;
-# QEMU 7.2 does not run a second vCPU under -icount (x86's second CPU
-# did not run again in its bring-up wait here), hence one (docs/testing.md).
+# QEMU 7.2 did not run a second vCPU under -icount here (x86's second CPU
+# stopped for good in its bring-up wait), hence one (docs/testing.md).
 [ "$FLAVOR" != debug ] || QEMU_EXTRA="-smp 1 -icount shift=0,sleep=off ${QEMU_EXTRA:-}"
 # How much longer guests may take: the debug checkers slow the guest down
 # about threefold, its one vCPU under -icount about twofold again (the
