@@ -185,12 +185,13 @@ grep -q '^kunit:' "$results" || extra_fail "no KUnit results on the console (see
 # What must have run: every case of the fgraph KUnit suites (a KTAP "ok"
 # or "not ok" line of its own) and every fgraph-*.tc of the tree, whatever
 # the console or ftracetest lost.
-cases=$(sed -n 's/^[[:space:]]*KUNIT_CASE[A-Z_]*(\([a-z0-9_]*\).*/\1/p' "$SRC/kernel/trace/fgraph_kunit.c")
-[ -n "$cases" ] || extra_fail "no KUNIT_CASE found in kernel/trace/fgraph_kunit.c"
+cases=$(cat "$SRC"/kernel/trace/fgraph_kunit*.c |
+	sed -n 's/^[[:space:]]*KUNIT_CASE[A-Z_]*(\([a-z0-9_]*\).*/\1/p')
+[ -n "$cases" ] || extra_fail "no KUNIT_CASE found in kernel/trace/fgraph_kunit*.c"
 ktap=$(tr -d '\r' < "$console" | sed -n 's/^[[:space:]]*\(not \)\{0,1\}ok [0-9]* \([a-z0-9_]*\).*/\2/p')
 for c in $cases; do
 	printf '%s\n' "$ktap" | grep -qx "$c" ||
-		extra_fail "KUnit case $c of kernel/trace/fgraph_kunit.c did not run"
+		extra_fail "KUnit case $c (kernel/trace/fgraph_kunit*.c) did not run"
 done
 for tc in "$SRC"/tools/testing/selftests/ftrace/test.d/*/fgraph-*.tc; do
 	desc=$(sed -n 's/^# description: //p' "$tc")
