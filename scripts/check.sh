@@ -175,6 +175,12 @@ while IFS='|' read -r suite test result; do
 		failed=$((failed + 1)); row_f[$suite]=$(( ${row_f[$suite]:-0} + 1 ))
 		echo "$suite|$test|fail" >> "$judged"
 		echo "FAIL: $suite: $test: $result${entry:+ (tests/known-nonpass/ expects $(echo "$entry" | cut -d'|' -f3))}"
+		# what the case said: CI keeps no logs but this output
+		case $suite in kunit:*)
+			tr -d '\r' < "$console" |
+				grep -A4 -E "# $test: (EXPECTATION|ASSERTION) FAILED" |
+				head -n 40 | sed 's/^[[:space:]]*/    /' ;;
+		esac
 	fi
 done < "$results"
 
