@@ -29,10 +29,10 @@
  * runs repeat.
  * A refused case prints "CASE USERS error ERRNO".
  */
+#include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
-#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
@@ -233,8 +233,8 @@ static void bench_timed(const char *what, int users, unsigned int calls,
 	/*
 	 * Time the steady state of a tracing session, not its first moments:
 	 * the kernel settles after ftrace changed its code (RCU callbacks;
-	 * linux-fgraph tests its users' filters on every call until no task
-	 * can still be in the code from before the change).
+	 * linux-fgraph tests the filter of a filtered user on each of its
+	 * calls until no task can still be in the code from before).
 	 */
 	msleep(BENCH_SETTLE_MS);
 
