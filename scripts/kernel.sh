@@ -5,16 +5,21 @@
 . "$(dirname "$0")/lib.sh"
 
 # FRAGMENTS names configs/*.config files (default: guest ftrace kunit),
-# each followed by its arch part configs/<fragment>.$ARCH.config if there
-# is one, then configs/$ARCH.config and EXTRA_CONFIGS; a later fragment
-# overrides an earlier one.
+# each followed by its arch parts configs/<fragment>.$ARCH.config if there
+# are any, then configs/$ARCH.config and EXTRA_CONFIGS; a later fragment
+# overrides an earlier one. The arch parts of a variant (LIKE in
+# qemu/<arch>.conf) are its LIKE arch's, then its own.
 frags=
 for f in ${FRAGMENTS:-guest ftrace kunit}; do
 	[ -f "$ROOT/configs/$f.config" ] || die "FRAGMENTS: no configs/$f.config"
 	frags="$frags $ROOT/configs/$f.config"
-	[ ! -f "$ROOT/configs/$f.$ARCH.config" ] || frags="$frags $ROOT/configs/$f.$ARCH.config"
+	for a in ${LIKE:-} "$ARCH"; do
+		[ ! -f "$ROOT/configs/$f.$a.config" ] || frags="$frags $ROOT/configs/$f.$a.config"
+	done
 done
-[ -f "$ROOT/configs/$ARCH.config" ] && frags="$frags $ROOT/configs/$ARCH.config"
+for a in ${LIKE:-} "$ARCH"; do
+	[ ! -f "$ROOT/configs/$a.config" ] || frags="$frags $ROOT/configs/$a.config"
+done
 for f in ${EXTRA_CONFIGS:-}; do frags="$frags $(realpath "$f")"; done
 
 mkdir -p "$OBJ"

@@ -26,8 +26,17 @@ JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 [ -f "$ROOT/qemu/$ARCH.conf" ] || { echo "no such arch: qemu/$ARCH.conf" >&2; exit 2; }
 # shellcheck source=/dev/null
 . "$ROOT/bases/$BASE.conf"
+LIKE=
 # shellcheck source=/dev/null
 . "$ROOT/qemu/$ARCH.conf"
+# A variant of an arch (LIKE=<arch>: arm-thumb2) takes that arch's
+# settings, then its own over them.
+if [ -n "${LIKE:-}" ]; then
+	# shellcheck source=/dev/null
+	. "$ROOT/qemu/$LIKE.conf"
+	# shellcheck source=/dev/null
+	. "$ROOT/qemu/$ARCH.conf"
+fi
 # One host thread for all vCPUs (every arch): with QEMU 7.2's multi-threaded
 # TCG, ftrace's live patching of call sites wedged the guest (docs/testing.md)
 ACCEL=${ACCEL:-tcg,thread=single}
@@ -51,13 +60,15 @@ all_arches() {
 }
 # A setting of another arch's qemu/<arch>.conf, empty if it has none (the
 # keys of $ARCH, which lib.sh sourced, are cleared first).
-ARCH_CONF_KEYS="KARCH CROSS_COMPILE IMAGE DEB_ARCH USERLAND_FROM NO_USERLAND QEMU_PKG
+ARCH_CONF_KEYS="LIKE KARCH CROSS_COMPILE IMAGE DEB_ARCH USERLAND_FROM NO_USERLAND QEMU_PKG
 	QEMU QEMU_ARGS ACCEL CONSOLE OUTPUT_TTY OUTPUT_DEVICE BOOT_APPEND TIME_SCALE
 	GCC_PLUGIN EXTRA_PKGS NO_QEMU NO_TOOLCHAIN NO_STATIC STATIC_NO_GRAPH
 	CROSS_OWN_DYNAMIC"
 arch_conf() { # arch variable
 	# shellcheck disable=SC2086
-	( unset $ARCH_CONF_KEYS; . "$ROOT/qemu/$1.conf"; eval "echo \"\${$2:-}\"" )
+	( unset $ARCH_CONF_KEYS; . "$ROOT/qemu/$1.conf"
+	  [ -z "${LIKE:-}" ] || { . "$ROOT/qemu/$LIKE.conf"; . "$ROOT/qemu/$1.conf"; }
+	  eval "echo \"\${$2:-}\"" )
 }
 
 T0=${T0:-$(date +%s)}
@@ -124,11 +135,13 @@ userland_paths() {
 }
 
 # The tests that do not pass, with their reasons: under FLAVOR=debug the
-# flavour's list first, then $ARCH's, then the common one (the first entry
-# for a test wins).
+# flavour's list first, then $ARCH's, then (for a variant) its LIKE arch's,
+# then the common one (the first entry for a test wins).
 known_nonpass() {
 	{ [ -z "$FLAVOR" ] || cat "$ROOT/tests/known-nonpass/$FLAVOR.txt"
-	  cat "$ROOT/tests/known-nonpass/$ARCH.txt" "$ROOT/tests/known-nonpass/common.txt"; } 2>/dev/null || true
+	  cat "$ROOT/tests/known-nonpass/$ARCH.txt"
+	  [ -z "${LIKE:-}" ] || cat "$ROOT/tests/known-nonpass/$LIKE.txt"
+	  cat "$ROOT/tests/known-nonpass/common.txt"; } 2>/dev/null || true
 }
 
 # A hash of the series file and every patch it names: tells whether the tree
