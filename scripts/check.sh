@@ -185,7 +185,7 @@ while IFS='|' read -r suite test result; do
 done < "$results"
 
 extra_fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-[ -z "$stale" ] || { printf "stale entries in tests/known-nonpass/{common,$ARCH${FLAVOR:+,$FLAVOR}}.txt:$stale\n"; extra_fail "tests/known-nonpass/ has stale entries"; }
+[ -z "$stale" ] || { printf "stale entries in tests/known-nonpass/{common,$ARCH${LIKE:+,$LIKE}${FLAVOR:+,$FLAVOR}}.txt:$stale\n"; extra_fail "tests/known-nonpass/ has stale entries"; }
 grep -q '^kunit:' "$results" || extra_fail "no KUnit results on the console (see ${RUNDIR#"$ROOT"/}/kunit.txt)"
 [ "$kunit_rc" -le 1 ] || extra_fail "kunit.py parse failed (status $kunit_rc, see ${RUNDIR#"$ROOT"/}/kunit.txt)"
 # What must have run: every case of the fgraph KUnit suites (a KTAP "ok"
@@ -225,7 +225,7 @@ for s in $order; do
 done
 echo "all $passed $failed $skipped" >> "$summary"
 echo "boot $boot_rc" >> "$summary"
-echo "(skipped = non-pass explained in tests/known-nonpass/{common,$ARCH${FLAVOR:+,$FLAVOR}}.txt; logs in ${RUNDIR#"$ROOT"/}/)"
+echo "(skipped = non-pass explained in tests/known-nonpass/{common,$ARCH${LIKE:+,$LIKE}${FLAVOR:+,$FLAVOR}}.txt; logs in ${RUNDIR#"$ROOT"/}/)"
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

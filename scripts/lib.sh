@@ -26,17 +26,14 @@ JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 [ -f "$ROOT/qemu/$ARCH.conf" ] || { echo "no such arch: qemu/$ARCH.conf" >&2; exit 2; }
 # shellcheck source=/dev/null
 . "$ROOT/bases/$BASE.conf"
-LIKE=
+# A variant of an arch (LIKE=<arch>: arm-thumb2) takes that arch's
+# settings, then its own over them (one level: the LIKE arch is no variant).
+LIKE=$(sed -n 's/^LIKE=//p' "$ROOT/qemu/$ARCH.conf")
+[ -z "$LIKE" ] || [ -f "$ROOT/qemu/$LIKE.conf" ] || { echo "qemu/$ARCH.conf: no such arch: LIKE=$LIKE" >&2; exit 2; }
+# shellcheck source=/dev/null
+[ -z "$LIKE" ] || . "$ROOT/qemu/$LIKE.conf"
 # shellcheck source=/dev/null
 . "$ROOT/qemu/$ARCH.conf"
-# A variant of an arch (LIKE=<arch>: arm-thumb2) takes that arch's
-# settings, then its own over them.
-if [ -n "${LIKE:-}" ]; then
-	# shellcheck source=/dev/null
-	. "$ROOT/qemu/$LIKE.conf"
-	# shellcheck source=/dev/null
-	. "$ROOT/qemu/$ARCH.conf"
-fi
 # One host thread for all vCPUs (every arch): with QEMU 7.2's multi-threaded
 # TCG, ftrace's live patching of call sites wedged the guest (docs/testing.md)
 ACCEL=${ACCEL:-tcg,thread=single}
@@ -66,8 +63,10 @@ ARCH_CONF_KEYS="LIKE KARCH CROSS_COMPILE IMAGE DEB_ARCH USERLAND_FROM NO_USERLAN
 	CROSS_OWN_DYNAMIC"
 arch_conf() { # arch variable
 	# shellcheck disable=SC2086
-	( unset $ARCH_CONF_KEYS; . "$ROOT/qemu/$1.conf"
-	  [ -z "${LIKE:-}" ] || { . "$ROOT/qemu/$LIKE.conf"; . "$ROOT/qemu/$1.conf"; }
+	( unset $ARCH_CONF_KEYS
+	  l=$(sed -n 's/^LIKE=//p' "$ROOT/qemu/$1.conf")
+	  [ -z "$l" ] || . "$ROOT/qemu/$l.conf"
+	  . "$ROOT/qemu/$1.conf"
 	  eval "echo \"\${$2:-}\"" )
 }
 
