@@ -18,5 +18,19 @@ for f in qemu/*.conf; do
 		grep -q "^| \`$k\` |" qemu/README.md || { echo "qemu-conf: $f: $k is not documented in qemu/README.md"; bad=1; }
 	done < "$f"
 done
-[ $bad = 0 ] && echo "qemu-conf: $n files, every key known and documented"
+# a variant (LIKE=<arch>) names an arch that is no variant itself, and
+# inherits what it does not set (arch_conf in scripts/lib.sh)
+v=0
+for f in qemu/*.conf; do
+	like=$(sed -n 's/^LIKE=//p' "$f")
+	[ -n "$like" ] || continue
+	v=$((v + 1)) a=$(basename "$f" .conf)
+	if [ ! -f "qemu/$like.conf" ] || grep -q '^LIKE=' "qemu/$like.conf"; then
+		echo "qemu-conf: $f: LIKE=$like is not an arch of its own"; bad=1; continue
+	fi
+	got=$(ARCH=x86_64 bash -c '. scripts/lib.sh; arch_conf "$1" KARCH' sh "$a")
+	want=$(ARCH=x86_64 bash -c '. scripts/lib.sh; arch_conf "$1" KARCH' sh "$like")
+	[ "$got" = "$want" ] || { echo "qemu-conf: $f: KARCH '$got', its LIKE arch $like has '$want'"; bad=1; }
+done
+[ $bad = 0 ] && echo "qemu-conf: $n files ($v variants), every key known and documented"
 exit $bad
