@@ -81,6 +81,12 @@ if [ -n "${GCC_PLUGIN:-}" ]; then
 		die "GCC plugin $GCC_PLUGIN does not do its job: ${check#"$ROOT"/} failed"
 fi
 logged "$OBJ/build.log" "kernel: make -j$JOBS (ccache)" kmake -j"$JOBS"
+# the arch's check of the built kernel against an assumption of its code
+# (BUILD_CHECK of qemu/<arch>.conf: scripts/arch/<name>.sh)
+if [ -n "${BUILD_CHECK:-}" ]; then
+	"$ROOT/scripts/arch/$BUILD_CHECK.sh" "${CROSS_COMPILE}objdump" "$OBJ/vmlinux" "$SRC" | sed 's/^/    /' ||
+		die "the built kernel breaks an assumption of the arch code: scripts/arch/$BUILD_CHECK.sh failed"
+fi
 rm -rf "$OBJ/mods"
 logged "$OBJ/modules_install.log" "kernel: modules_install" \
 	kmake INSTALL_MOD_PATH="$OBJ/mods" INSTALL_MOD_STRIP=1 modules_install
