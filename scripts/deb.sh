@@ -34,26 +34,30 @@ OUT=$BUILD/deb/$ARCH-$DEB_CONFIG
 OBJ=$OUT/obj
 export OBJ
 
-# Debian's configs of the pinned version, for the arch: the host's come
-# with linux-config-6.1; another arch's by multiarch download
+# Debian's configs for the arch, by download (another arch's cannot be
+# installed here): those of the pinned version; if the registry no longer
+# serves them (it keeps the source of older versions longer than their
+# configs), those of the newest version it serves, said loudly
+EXTRA_PKGS="${EXTRA_PKGS:-} dpkg-dev fakeroot rsync kmod bc" "$ROOT/scripts/setup.sh"
 cfgpkg=linux-config-$BASE
 cfgfile=config.${DEB_ARCH}_none_$flavour.xz
-if [ "$DEB_ARCH" = "$(dpkg --print-architecture)" ]; then
-	EXTRA_PKGS="${EXTRA_PKGS:-} $cfgpkg dpkg-dev fakeroot rsync kmod bc" "$ROOT/scripts/setup.sh"
-	have=$(dpkg-query -W -f='${Version}' "$cfgpkg")
-	[ "$have" = "$VERSION" ] || die "$cfgpkg $have is installed, the base is $VERSION: apt-get install $cfgpkg=$VERSION"
-	cfgdir=/usr/src/$cfgpkg
+served=$(apt-cache madison "$cfgpkg:$DEB_ARCH" | awk '{print $3}')
+if echo "$served" | grep -qx -- "$VERSION"; then
+	cfgver=$VERSION
 else
-	EXTRA_PKGS="${EXTRA_PKGS:-} dpkg-dev fakeroot rsync kmod bc" "$ROOT/scripts/setup.sh"
-	cfgdir=$BUILD/deb/$cfgpkg-$DEB_ARCH/usr/src/$cfgpkg
-	if [ ! -f "$cfgdir/$cfgfile" ]; then
-		dl=$BUILD/deb/download
-		mkdir -p "$dl"
-		step "deb: downloading $cfgpkg:$DEB_ARCH=$VERSION"
-		( cd "$dl" && apt-get download -q "$cfgpkg:$DEB_ARCH=$VERSION" >/dev/null ) ||
-			die "the registry serves no $cfgpkg:$DEB_ARCH=$VERSION (dpkg --add-architecture $DEB_ARCH?)"
-		dpkg-deb -x "$dl/${cfgpkg}_${VERSION}_$DEB_ARCH.deb" "$BUILD/deb/$cfgpkg-$DEB_ARCH"
-	fi
+	cfgver=$(echo "$served" | head -n1)
+	[ -n "$cfgver" ] || die "the registry serves no $cfgpkg:$DEB_ARCH$([ "$DEB_ARCH" = "$(dpkg --print-architecture)" ] || echo " (dpkg --add-architecture $DEB_ARCH?)")"
+	step "deb: WARNING: the registry no longer serves $cfgpkg:$DEB_ARCH=$VERSION (the base); using Debian's config of $cfgver (served: $(echo $served))"
+fi
+cfgroot=$BUILD/deb/$cfgpkg-$cfgver-$DEB_ARCH
+cfgdir=$cfgroot/usr/src/$cfgpkg
+if [ ! -f "$cfgdir/$cfgfile" ]; then
+	dl=$BUILD/deb/download
+	mkdir -p "$dl"
+	step "deb: downloading $cfgpkg:$DEB_ARCH=$cfgver"
+	( cd "$dl" && apt-get download -q "$cfgpkg:$DEB_ARCH=$cfgver" >/dev/null ) ||
+		die "could not download $cfgpkg:$DEB_ARCH=$cfgver"
+	dpkg-deb -x "$dl/${cfgpkg}_${cfgver}_$DEB_ARCH.deb" "$cfgroot"
 fi
 [ -f "$cfgdir/$cfgfile" ] || die "Debian's $cfgpkg has no $cfgfile"
 "$ROOT/scripts/tree.sh"
@@ -64,7 +68,7 @@ pkgversion=$VERSION+fgraph.$commit
 localversion=-fgraph-$flavour
 
 mkdir -p "$OBJ"
-step "deb: $cfgfile, local version $localversion, in ${OUT#"$ROOT"/}"
+step "deb: $cfgfile of $cfgpkg $cfgver, local version $localversion, in ${OUT#"$ROOT"/}"
 cfg=$OBJ/.config
 [ -f "$cfg" ] && cp "$cfg" "$OBJ/.config.prev"
 xz -dc "$cfgdir/$cfgfile" > "$cfg"
