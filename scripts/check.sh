@@ -56,13 +56,6 @@ grep '^ftracetest|[^|]*|HANG|' "$known" | cut -d'|' -f1-3 >> "$results" || true
 ft_summary=$(tr -d '\r' < "$output" | sed -n 's/^# of [a-z()]*: *\([0-9]*\)$/\1/p; s/^# of undefined(test bug): *\([0-9]*\)$/\1/p' |
 	awk '{s += $1} END {print s + 0}')
 
-# Is $ARCH (or, for a variant, its LIKE arch) in a "# arches:" list?
-for_arch() { # list
-	case " $1 " in *" $ARCH "*) return 0 ;; esac
-	[ -n "${LIKE:-}" ] && case " $1 " in *" $LIKE "*) return 0 ;; esac
-	return 1
-}
-
 # Mainline 6.12's ftracetest, for tests/guest/mainline-6.12.sh: its
 # tools/testing/selftests/ftrace from Debian's linux-source-6.12, packed
 # once per version of the package
@@ -92,7 +85,7 @@ if [ -z "${REJUDGE:-}" ]; then
 		[ -e "$g" ] || continue
 		name=$(basename "$g" .sh)
 		arches=$(sed -n 's/^# arches: //p' "$g")
-		[ -z "$arches" ] || for_arch "$arches" || continue
+		for_arch "$arches" || continue
 		gtime=$(sed -n 's/^# timeout: //p' "$g")
 		# a HANG entry: not run, a skip with its reason
 		if grep -q "^guest|$name|HANG|" "$known"; then

@@ -70,6 +70,15 @@ arch_conf() { # arch variable
 	  eval "echo \"\${$2:-}\"" )
 }
 
+# Is $ARCH (or, for a variant, its LIKE arch) in a list of arches, such
+# as a test's "# arches:" line? An empty list means every arch.
+for_arch() { # list
+	[ -n "$1" ] || return 0
+	case " $1 " in *" $ARCH "*) return 0 ;; esac
+	[ -n "${LIKE:-}" ] && case " $1 " in *" $LIKE "*) return 0 ;; esac
+	return 1
+}
+
 T0=${T0:-$(date +%s)}
 export T0
 
