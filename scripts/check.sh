@@ -60,7 +60,8 @@ ft_summary=$(tr -d '\r' < "$output" | sed -n 's/^# of [a-z()]*: *\([0-9]*\)$/\1/
 # tools/testing/selftests/ftrace from Debian's linux-source-6.12, packed
 # once per version of the package
 mainline_tar=
-if [ -z "${REJUDGE:-}" ] && for_arch "$(sed -n 's/^# arches: //p' "$ROOT/tests/guest/mainline-6.12.sh")"; then
+if [ -z "${REJUDGE:-}" ] && [ -f "$ROOT/tests/guest/mainline-6.12.sh" ] &&
+	for_arch "$(sed -n 's/^# arches: //p' "$ROOT/tests/guest/mainline-6.12.sh")"; then
 	"$ROOT/scripts/setup.sh" 6.12 > /dev/null
 	v612=$(. "$ROOT/bases/6.12.conf"; echo "$VERSION")
 	mainline_tar=$BUILD/mainline/ftracetest-$v612.tar

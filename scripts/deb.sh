@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make deb: Debian packages (linux-image, linux-headers) of the patched
 # kernel, built by the kernel's own bindeb-pkg from Debian's configuration
-# of $ARCH (the linux-config-6.1 package of the pinned version).
+# of $ARCH (the linux-config-6.1 package of the pinned version, or of the
+# newest version the registry serves if it does not serve that one).
 #   DEB_CONFIG=cloud  Debian's cloud flavour (default: made for virtual
 #                     machines, about a third of the modules)
 #   DEB_CONFIG=full   Debian's generic flavour (every module: hours)
@@ -35,19 +36,26 @@ OBJ=$OUT/obj
 export OBJ
 
 # Debian's configs for the arch, by download (another arch's cannot be
-# installed here): those of the pinned version; if the registry no longer
-# serves them (it keeps the source of older versions longer than their
-# configs), those of the newest version it serves, said loudly
+# installed here): those of the pinned version; if the registry does not
+# serve them (it keeps the source of older versions longer than their
+# configs, and its arm64 configs may be older), those of the newest
+# version it serves, said loudly
 EXTRA_PKGS="${EXTRA_PKGS:-} dpkg-dev fakeroot rsync kmod bc" "$ROOT/scripts/setup.sh"
 cfgpkg=linux-config-$BASE
 cfgfile=config.${DEB_ARCH}_none_$flavour.xz
-served=$(apt-cache madison "$cfgpkg:$DEB_ARCH" | awk '{print $3}')
-if echo "$served" | grep -qx -- "$VERSION"; then
+served=$(apt-cache madison "$cfgpkg:$DEB_ARCH") || die "apt-cache madison $cfgpkg:$DEB_ARCH failed"
+served=$(echo "$served" | awk '{print $3}' | sort -V -r -u)
+if echo "$served" | grep -qxF -- "$VERSION"; then
 	cfgver=$VERSION
 else
-	cfgver=$(echo "$served" | head -n1)
+	cfgver=$(echo "$served" | head -n 1)
 	[ -n "$cfgver" ] || die "the registry serves no $cfgpkg:$DEB_ARCH$([ "$DEB_ARCH" = "$(dpkg --print-architecture)" ] || echo " (dpkg --add-architecture $DEB_ARCH?)")"
-	step "deb: WARNING: the registry no longer serves $cfgpkg:$DEB_ARCH=$VERSION (the base); using Debian's config of $cfgver (served: $(echo $served))"
+	if [ "$(printf '%s\n' "$cfgver" "$VERSION" | sort -V | tail -n 1)" = "$cfgver" ]; then
+		age=newer
+	else
+		age=older
+	fi
+	echo "WARNING: the registry does not serve $cfgpkg:$DEB_ARCH=$VERSION (the base); using Debian's config of $cfgver, $age than the base (served: $(echo "$served" | tr '\n' ' '))" >&2
 fi
 cfgroot=$BUILD/deb/$cfgpkg-$cfgver-$DEB_ARCH
 cfgdir=$cfgroot/usr/src/$cfgpkg
@@ -56,7 +64,7 @@ if [ ! -f "$cfgdir/$cfgfile" ]; then
 	mkdir -p "$dl"
 	step "deb: downloading $cfgpkg:$DEB_ARCH=$cfgver"
 	( cd "$dl" && apt-get download -q "$cfgpkg:$DEB_ARCH=$cfgver" >/dev/null ) ||
-		die "could not download $cfgpkg:$DEB_ARCH=$cfgver"
+		die "could not download $cfgpkg:$DEB_ARCH=$cfgver (stale package lists? apt-get update)"
 	dpkg-deb -x "$dl/${cfgpkg}_${cfgver}_$DEB_ARCH.deb" "$cfgroot"
 fi
 [ -f "$cfgdir/$cfgfile" ] || die "Debian's $cfgpkg has no $cfgfile"
