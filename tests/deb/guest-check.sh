@@ -253,6 +253,8 @@ t_ftracetest() {
 	return $rc
 }
 run "ftracetest: the project's fgraph-*.tc cases" t_ftracetest
+# its counts, also when every case passed
+grep '^# of' "$W/ft" 2>/dev/null | sed 's/^/    /'
 sed 's/^/    /' "$W/ftfailed" 2>/dev/null
 reset_tracing
 
