@@ -70,7 +70,7 @@ fi
 [ -f "$cfgdir/$cfgfile" ] || die "Debian's $cfgpkg has no $cfgfile"
 "$ROOT/scripts/tree.sh"
 
-# The packages' version names the base and the series: 6.1.192-2+fgraph.<commit>
+# The packages' version names the base and the series: 6.1.192-3+fgraph.<commit>
 commit=$(git -C "$SRC" rev-parse --short=12 HEAD)
 pkgversion=$VERSION+fgraph.$commit
 localversion=-fgraph-$flavour
