@@ -33,7 +33,7 @@ mirrors=("deb http://deb.debian.org/debian bookworm main"
 	 "deb http://deb.debian.org/debian bookworm-updates main"
 	 "deb http://deb.debian.org/debian-security bookworm-security main")
 
-EXTRA_PKGS="${EXTRA_PKGS:-} mmdebstrap debootstrap e2fsprogs" "$ROOT/scripts/setup.sh"
+EXTRA_PKGS="${EXTRA_PKGS:-} mmdebstrap debootstrap e2fsprogs kmod" "$ROOT/scripts/setup.sh"
 
 if [ -n "${DEB_KERNEL_DEBS:-}" ]; then
 	debs=$DEB_KERNEL_DEBS
