@@ -106,15 +106,23 @@ logged "$OUT/build.log" "deb: make -j$JOBS bindeb-pkg ($release, $DEB_CONFIG; cc
 	kmake -j"$JOBS" KDEB_PKGVERSION="$pkgversion" KDEB_COMPRESS=xz bindeb-pkg
 # External modules for make deb-check, built as a user would against
 # the packages' build: the livepatch sample (Debian's config builds no
-# samples). Unsigned, as any local module: docs/debian.md, Secure Boot.
+# samples), signed with the build's key as the package's own modules are,
+# so that it loads where only signed modules may. An arch without
+# livepatch in $BASE (arm64: HAVE_LIVEPATCH came later) gets none, and
+# make deb-check says why it skips that check.
 ext=$OUT/extmod
 rm -rf "$ext"
 mkdir -p "$ext"
-cp "$SRC/samples/livepatch/livepatch-sample.c" "$ext/"
-echo 'obj-m := livepatch-sample.o' > "$ext/Kbuild"
-logged "$ext/build.log" "deb: the livepatch sample, an external module" kmake M="$ext" modules
-"$OBJ/scripts/sign-file" sha256 "$OBJ/certs/signing_key.pem" "$OBJ/certs/signing_key.x509" \
-	"$ext/livepatch-sample.ko" || die "could not sign $ext/livepatch-sample.ko"
+if grep -qx CONFIG_LIVEPATCH=y "$cfg"; then
+	cp "$SRC/samples/livepatch/livepatch-sample.c" "$ext/"
+	echo 'obj-m := livepatch-sample.o' > "$ext/Kbuild"
+	logged "$ext/build.log" "deb: the livepatch sample, an external module" kmake M="$ext" modules
+	"$OBJ/scripts/sign-file" sha256 "$OBJ/certs/signing_key.pem" "$OBJ/certs/signing_key.x509" \
+		"$ext/livepatch-sample.ko" || die "could not sign $ext/livepatch-sample.ko"
+else
+	echo "$cfgfile has no CONFIG_LIVEPATCH ($ARCH has no livepatch in $BASE)" > "$ext/none"
+	step "deb: no livepatch sample: $(cat "$ext/none")"
+fi
 step "deb: packages of $release ($pkgversion):"
 for f in "$OUT"/*.deb; do
 	printf '  %-80s %6s MB\n' "${f#"$ROOT"/}" $(( $(stat -c %s "$f") / 1048576 ))

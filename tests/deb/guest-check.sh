@@ -232,6 +232,8 @@ t_livepatch() {
 }
 if [ -f $LIB/livepatch-sample.ko ]; then
 	run "a livepatch of a function that function_graph traces" t_livepatch
+elif [ ! -d /sys/kernel/livepatch ]; then
+	skip "livepatch: this kernel has none (no /sys/kernel/livepatch)"
 else
 	skip "livepatch: no livepatch-sample.ko built for this kernel"
 fi
