@@ -182,14 +182,17 @@ t_kprobe() {
 run "a kprobe on vfs_read while an instance graphs vfs_read" t_kprobe
 reset_tracing
 
-t_bpf() {
-	[ -e /sys/kernel/btf/vmlinux ] || { echo "no BTF"; return 1; }
+# fentry/fexit (kfunc/kretfunc) where ftrace has direct calls for BPF's
+# trampolines; without them (arm64 in 6.1) BPF can not attach there to a
+# function ftrace manages, on stock 6.1 too: kprobe/kretprobe instead
+# (kretprobe's return hook beside the graph's)
+t_bpf() { # entry-probe exit-probe
+	[ $1 = kprobe ] || [ -e /sys/kernel/btf/vmlinux ] || { echo "no BTF"; return 1; }
 	mkdir $T/instances/g
 	echo vfs_read > $T/instances/g/set_ftrace_filter
 	echo function_graph > $T/instances/g/current_tracer || return 1
-	# fentry and fexit on the function the graph traces
-	bpftrace -e 'kfunc:vfs_read { @entries = count(); } kretfunc:vfs_read { @exits = count(); }
-		interval:s:3 { exit(); }' > "$W/bpf" 2>&1 &
+	bpftrace -e "$1:vfs_read { @entries = count(); } $2:vfs_read { @exits = count(); }
+		interval:s:3 { exit(); }" > "$W/bpf" 2>&1 &
 	local pid=$! i
 	for i in $(seq 1 30); do
 		workload
@@ -202,10 +205,12 @@ t_bpf() {
 	has "$W/bpf" '@entries: [1-9]' && has "$W/bpf" '@exits: [1-9]' &&
 		has "$W/g" 'vfs_read();' && hasnt "$W/g" vfs_write
 }
-if command -v bpftrace > /dev/null; then
-	run "bpftrace fentry/fexit on vfs_read while an instance graphs vfs_read" t_bpf
-else
+if ! command -v bpftrace > /dev/null; then
 	skip "bpftrace: not installed in the guest"
+elif grep -qx CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y "/boot/config-$(uname -r)"; then
+	run "bpftrace fentry/fexit on vfs_read while an instance graphs vfs_read" t_bpf kfunc kretfunc
+else
+	run "bpftrace kprobe/kretprobe on vfs_read while an instance graphs vfs_read (no fentry/fexit: no ftrace direct calls in this kernel)" t_bpf kprobe kretprobe
 fi
 reset_tracing
 
