@@ -263,6 +263,8 @@ f0=$failed
 run "ftracetest: the project's fgraph-*.tc cases" t_ftracetest
 # its counts when every case passed (a failure's output holds them)
 [ "$failed" != "$f0" ] || grep '^# of' "$W/ft" 2>/dev/null | sed 's/^/    /'
+# and the cases that did not run here (unsupported: a feature this kernel lacks)
+grep -E '\[(UNSUPPORTED|UNRESOLVED|UNTESTED|XFAIL)\]' "$W/ft" 2>/dev/null | sed 's/^/    /'
 sed 's/^/    /' "$W/ftfailed" 2>/dev/null
 reset_tracing
 
