@@ -108,8 +108,9 @@ logged "$OUT/build.log" "deb: make -j$JOBS bindeb-pkg ($release, $DEB_CONFIG; cc
 # the packages' build: the livepatch sample (Debian's config builds no
 # samples), signed with the build's key as the package's own modules are,
 # so that it loads where only signed modules may. An arch without
-# livepatch in $BASE (arm64: HAVE_LIVEPATCH came later) gets none, and
-# make deb-check says why it skips that check.
+# livepatch in $BASE (no HAVE_LIVEPATCH: arm64's came later) gets none,
+# and make deb-check says why it skips that check; a config that turns
+# livepatch off where the arch has it is an error.
 ext=$OUT/extmod
 rm -rf "$ext"
 mkdir -p "$ext"
@@ -119,9 +120,10 @@ if grep -qx CONFIG_LIVEPATCH=y "$cfg"; then
 	logged "$ext/build.log" "deb: the livepatch sample, an external module" kmake M="$ext" modules
 	"$OBJ/scripts/sign-file" sha256 "$OBJ/certs/signing_key.pem" "$OBJ/certs/signing_key.x509" \
 		"$ext/livepatch-sample.ko" || die "could not sign $ext/livepatch-sample.ko"
+elif ! grep -qx CONFIG_HAVE_LIVEPATCH=y "$cfg"; then
+	step "deb: no livepatch sample: $ARCH has no livepatch in $BASE (no HAVE_LIVEPATCH)"
 else
-	echo "$cfgfile has no CONFIG_LIVEPATCH ($ARCH has no livepatch in $BASE)" > "$ext/none"
-	step "deb: no livepatch sample: $(cat "$ext/none")"
+	die "$cfgfile has livepatch off on $ARCH, which has it: the deb-check of a livepatch would be lost"
 fi
 step "deb: packages of $release ($pkgversion):"
 for f in "$OUT"/*.deb; do
