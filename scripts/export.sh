@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate $SERIES (the patch files and 'series') from the commits on top of
 # 'base' in $SRC. File names and contents are stable: no commit hashes, no
-# version signature.
+# version signature, blob abbreviations of 7 digits (git would lengthen them
+# as the tree's object count grows).
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no tree at ${SRC#"$ROOT"/}; run 'make tree' first"
@@ -16,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 # suppressBlankEmpty: a context line for an empty line is written empty,
 # not as a lone space (git am reads both; checkpatch, run on the files,
 # takes the lone space for trailing whitespace)
-git -c diff.suppressBlankEmpty=true format-patch -q --no-signature --zero-commit \
+git -c core.abbrev=7 -c diff.suppressBlankEmpty=true format-patch -q --no-signature --zero-commit \
 	-o "$tmp" base..HEAD
 rm -f "$SERIES"/*.patch
 {
