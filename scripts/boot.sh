@@ -65,8 +65,15 @@ else
 		serial+=(-serial "file:$output")
 	fi
 fi
+# FIRMWARE: the board's firmware, as scripts/arch/<name>.sh alters QEMU's
+bios=()
+if [ -n "${FIRMWARE:-}" ]; then
+	"$ROOT/scripts/arch/$FIRMWARE.sh" "$RUNDIR/firmware.img" ||
+		fail 126 "no firmware for the guest (scripts/arch/$FIRMWARE.sh)"
+	bios=(-bios "$RUNDIR/firmware.img")
+fi
 # shellcheck disable=SC2086
-qemu=($QEMU $QEMU_ARGS ${QEMU_EXTRA:-} -accel "$ACCEL" -display none -no-reboot
+qemu=($QEMU $QEMU_ARGS ${QEMU_EXTRA:-} "${bios[@]}" -accel "$ACCEL" -display none -no-reboot
       -kernel "$OBJ/$IMAGE" "${initrd[@]}" -append "$append" "${serial[@]}")
 echo "${qemu[*]}" > "$RUNDIR/qemu.cmdline"
 
