@@ -17,8 +17,9 @@ for f in qemu/*.conf; do
 		case $keys in *" $k "*) ;; *) echo "qemu-conf: $f: $k is not in ARCH_CONF_KEYS (scripts/lib.sh)"; bad=1 ;; esac
 		grep -q "^| \`$k\` |" qemu/README.md || { echo "qemu-conf: $f: $k is not documented in qemu/README.md"; bad=1; }
 		# a script the key names (scripts/arch/<name>.sh) is there to run
+		v=${l#*=} v=${v#[\"\']} v=${v%[\"\']}
 		case $k in FIRMWARE|BUILD_CHECK)
-			[ -x "scripts/arch/${l#*=}.sh" ] || { echo "qemu-conf: $f: $k: no executable scripts/arch/${l#*=}.sh"; bad=1; } ;;
+			[ -x "scripts/arch/$v.sh" ] || { echo "qemu-conf: $f: $k: no executable scripts/arch/$v.sh"; bad=1; } ;;
 		esac
 	done < "$f"
 done
