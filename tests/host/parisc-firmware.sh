@@ -5,9 +5,11 @@
 # firmware that does not hold them exactly twice.
 cd "$(dirname "$0")/../.." || exit 1
 fw=/usr/share/qemu/hppa-firmware.img
+# qemu-system-data, which every qemu-system-* package that setup installs
+# depends on, ships it: its absence is a failure, not a skip
 if [ ! -f "$fw" ]; then
-	echo "parisc-firmware: SKIP: no $fw (qemu-system-data is not installed)"
-	exit 0
+	echo "parisc-firmware: no $fw (qemu-system-data)"
+	exit 1
 fi
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
