@@ -8,16 +8,21 @@
 # LIKE arch's).
 cd "$(dirname "$0")/../.." || exit 1
 command -v dpkg-architecture > /dev/null || { echo "compat-time: dpkg-architecture missing (dpkg-dev)"; exit 1; }
-bad=0 n=0
+conf() { ARCH=x86_64 bash -c '. scripts/lib.sh; arch_conf "$1" "$2"' sh "$1" "$2"; }
+bad=0 n=0 n32=0
 for f in qemu/*.conf; do
 	a=$(basename "$f" .conf)
-	conf() { ARCH=x86_64 bash -c '. scripts/lib.sh; arch_conf "$1" "$2"' sh "$a" "$1"; }
-	deb=$(conf DEB_ARCH)
+	deb=$(conf "$a" DEB_ARCH) || { echo "compat-time: $a: arch_conf failed"; bad=1; continue; }
 	[ -n "$deb" ] || continue
-	[ "$(dpkg-architecture -a "$deb" -qDEB_HOST_ARCH_BITS 2> /dev/null)" = 32 ] || continue
 	n=$((n + 1))
-	grep -qx 'CONFIG_COMPAT_32BIT_TIME=y' "configs/$a.config" "configs/$(conf LIKE).config" 2> /dev/null ||
-		{ echo "compat-time: $a ($deb, a 32-bit userland): no CONFIG_COMPAT_32BIT_TIME=y in configs/$a.config"; bad=1; }
+	bits=$(dpkg-architecture -a "$deb" -qDEB_HOST_ARCH_BITS 2> /dev/null) ||
+		{ echo "compat-time: $a: dpkg-architecture does not know DEB_ARCH=$deb"; bad=1; continue; }
+	[ "$bits" = 32 ] || continue
+	n32=$((n32 + 1))
+	like=$(conf "$a" LIKE)
+	grep -qx 'CONFIG_COMPAT_32BIT_TIME=y' "configs/$a.config" ${like:+"configs/$like.config"} 2> /dev/null ||
+		{ echo "compat-time: $a ($deb, a 32-bit userland): no CONFIG_COMPAT_32BIT_TIME=y in configs/$a.config${like:+ or configs/$like.config}"; bad=1; }
 done
-[ $bad = 0 ] && echo "compat-time: $n arches with a 32-bit userland, each with the 32-bit time calls"
+[ $n -gt 0 ] || { echo "compat-time: no qemu/*.conf with a DEB_ARCH"; bad=1; }
+[ $bad = 0 ] && echo "compat-time: $n32 of $n arches with a Debian userland are 32-bit, each with the 32-bit time calls"
 exit $bad
