@@ -2,7 +2,7 @@
 # kcmdline: ftrace_graph_filter=vfs_read ftrace_graph_notrace=vfs_write ftrace_graph_max_depth=3
 # The top level's set_graph_function, set_graph_notrace and max_graph_depth
 # set on the kernel command line, before the top level's trace_array
-# exists (0095 hands them over when function_graph registers): each reads
+# exists (0097 hands them over when function_graph registers): each reads
 # back, function_graph follows the filter at once, and the boot-time
 # self-test (which runs without them) passed: with the filter in force it
 # found no entries and took function_graph away ("function_graph
